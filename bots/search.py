@@ -1,0 +1,593 @@
+"""One search engine for Expectiminimax, Star1, Star2 and ChanceProbCut.
+
+All algorithms share a fail-soft alpha-beta at max/min nodes; they differ only
+at chance nodes:
+
+* ``expectiminimax``: every outcome searched with an open window.
+* ``star1``: Ballard's windows, generalised to non-uniform probabilities and
+  to per-outcome bounds ``lo[i] <= V_i <= hi[i]`` (initially L and U).
+* ``star2``: a probing phase first searches one successor of each decision
+  child; a min child's probe is an upper bound, a max child's a lower bound
+  (Hauk et al. 2004). Probing uses only the node kind of the child, so it stays
+  exact when chance decides who moves next or a player moves twice in a row.
+* ``chanceprobcut``: before probing, shallow searches of every outcome are
+  mapped through a calibrated linear model into probable bounds (Schadd et al.
+  2009); the node is cut when those lie outside the window, otherwise they
+  narrow the Star1 windows. Forward pruning: not exact.
+
+Nodes are pyspiel states or, for games in ``games/``, plain-Python positions
+that implement the same small subset of the State API (see README). Values are
+from the searching player's point of view throughout; there is no negamax, so
+any sequence of players is handled.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from typing import Any, Callable, Hashable, Sequence
+
+import pyspiel
+
+from bots.evaluators import evaluator_bounds, make_evaluator
+from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
+
+ALGORITHMS = ("expectiminimax", "star1", "star2", "chanceprobcut")
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+INF = math.inf
+_TIME_CHECK_INTERVAL = 256
+
+STAT_KEYS = ("nodes", "leaves", "evaluations", "probe_nodes", "tt_hits",
+             "cutoffs_alpha_beta", "cutoffs_star1", "cutoffs_star2_probe",
+             "cutoffs_probcut", "probcut_nodes", "probe_reuses")
+
+
+class SearchTimeout(Exception):
+  """Raised inside the tree when the deadline passes; the caller keeps the last result."""
+
+
+class LeafValueOutOfBounds(ValueError):
+  """An evaluator returned a value outside the bounds it (or the game) declared."""
+
+
+@dataclasses.dataclass
+class SearchResult:
+  value: float
+  action: int | None
+  depth: int
+  stats: dict[str, int]
+
+
+@dataclasses.dataclass(frozen=True)
+class ProbCutModel:
+  """v_deep ~ a * v_shallow + b with residual sigma, for one remaining depth."""
+  a: float
+  b: float
+  sigma: float
+
+
+class ProbCutSettings:
+  """Calibrated models by remaining depth for one (game, R)."""
+
+  def __init__(self, reduction: int, t: float, models: dict[int, ProbCutModel]):
+    if reduction < 1:
+      raise ValueError(f"ChanceProbCut reduction R must be >= 1, got {reduction}")
+    if not t > 0:
+      raise ValueError(f"ChanceProbCut confidence t must be > 0, got {t}")
+    if not models:
+      raise ValueError("ChanceProbCut needs at least one calibrated depth")
+    self.reduction = int(reduction)
+    self.t = float(t)
+    self.models = dict(models)
+    self._depths = sorted(self.models)
+
+  def model_for(self, depth: int) -> ProbCutModel:
+    """The model for this remaining depth, else the nearest calibrated one."""
+    model = self.models.get(depth)
+    if model is None:
+      nearest = min(self._depths, key=lambda d: (abs(d - depth), -d))
+      model = self.models[nearest]
+    return model
+
+
+def _default_key(state: Any) -> Hashable:
+  return str(state)
+
+
+def _reward_game_key(state: Any) -> Hashable:
+  # 2048's string omits the score; collected rewards are part of the value.
+  return (str(state), tuple(state.returns()))
+
+
+class Searcher:
+  """Runs fixed-depth searches from one player's point of view.
+
+  One Searcher (and its table) is kept by a bot across moves; ``search`` may
+  be called with increasing depths for iterative deepening.
+  """
+
+  def __init__(self, game: pyspiel.Game, player: int, algorithm: str = "star2",
+               evaluator: Any = None, tt_size: int = 0,
+               move_ordering: bool = True,
+               probcut: ProbCutSettings | None = None,
+               reuse_probes: bool = True,
+               key_fn: Callable[[Any], Hashable] | None = None):
+    if algorithm not in ALGORITHMS:
+      raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
+    if algorithm == "chanceprobcut" and probcut is None:
+      raise ValueError("chanceprobcut needs ProbCutSettings (a calibration)")
+    self.game = game
+    self.player = int(player)
+    self.algorithm = algorithm
+    self.evaluator = make_evaluator(evaluator, game)
+    self.lower_bound, self.upper_bound = _search_bounds(self.evaluator, game)
+    self._eval_lower, self._eval_upper = evaluator_bounds(self.evaluator, game)
+    self._eval_takes_positions = bool(getattr(self.evaluator, "accepts_positions", False))
+    self.star1 = algorithm != "expectiminimax"
+    self.probing = algorithm in ("star2", "chanceprobcut")
+    self.probcut = probcut if algorithm == "chanceprobcut" else None
+    self.move_ordering = bool(move_ordering)
+    self.reuse_probes = bool(reuse_probes)
+    self.table = TranspositionTable(tt_size) if tt_size and tt_size > 0 else None
+    reward_game = game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
+    self.key_fn = key_fn or (_reward_game_key if reward_game else _default_key)
+    self.history: dict[int, int] = {}
+    self._num_actions = game.num_distinct_actions()
+    self.deadline: float | None = None
+    self.reset_stats()
+
+  # ----------------------------------------------------------------- public
+
+  def reset_stats(self) -> None:
+    self.nodes = 0
+    self.leaves = 0
+    self.evaluations = 0
+    self.probe_nodes = 0
+    self.tt_hits = 0
+    self.cutoffs_alpha_beta = 0
+    self.cutoffs_star1 = 0
+    self.cutoffs_star2_probe = 0
+    self.cutoffs_probcut = 0
+    self.probcut_nodes = 0
+    self.probe_reuses = 0
+    self._probe_level = 0
+    self._probcut_level = 0
+    self._next_time_check = _TIME_CHECK_INTERVAL
+
+  def stats(self) -> dict[str, int]:
+    return {key: getattr(self, key) for key in STAT_KEYS}
+
+  def search(self, state: Any, depth: int,
+             root_order: Sequence[int] | None = None,
+             partial: dict | None = None) -> tuple[float, int | None]:
+    """Searches ``state`` to ``depth`` decision plies; returns (value, action).
+
+    ``partial``, if given, receives the best fully searched root move so far,
+    so a caller interrupted by the deadline still has a move.
+    """
+    if depth < 0:
+      raise ValueError(f"depth must be >= 0, got {depth}")
+    node = to_search_node(state)
+    if self.table is not None:
+      self.table.new_search()
+    player = node.current_player()
+    if depth == 0 or player < 0:
+      return self._search(node, depth, -INF, INF), None
+    return self._root(node, int(player), depth, root_order, partial)
+
+  # ---------------------------------------------------------------- helpers
+
+  def _tick(self) -> None:
+    self._next_time_check = self.nodes + _TIME_CHECK_INTERVAL
+    if self.deadline is not None and time.perf_counter() >= self.deadline:
+      raise SearchTimeout()
+
+  def _evaluate(self, node: Any) -> float:
+    self.evaluations += 1
+    target = node if self._eval_takes_positions or isinstance(node, pyspiel.State) \
+        else node.to_state()
+    value = float(self.evaluator.evaluate(target)[self.player])
+    if not self._eval_lower <= value <= self._eval_upper:
+      raise LeafValueOutOfBounds(
+          f"evaluator {type(self.evaluator).__name__} returned {value} for player "
+          f"{self.player}, outside its declared bounds [{self._eval_lower}, "
+          f"{self._eval_upper}] in game {self.game}; Star1/Star2 are only exact when "
+          f"every leaf lies within the bounds: fix the evaluator or declare wider "
+          f"`bounds`")
+    return value
+
+  def _ordered_actions(self, node: Any, player: int, depth: int,
+                       tt_move: int | None) -> list[int]:
+    actions = node.legal_actions()
+    if not self.move_ordering:
+      return actions
+    if depth >= 2 and len(actions) > 1 and self.history:
+      offset = player * self._num_actions
+      history = self.history
+      actions = sorted(actions, key=lambda a: -history.get(offset + a, 0))
+    if tt_move is not None and len(actions) > 1 and tt_move in actions:
+      actions = [tt_move] + [a for a in actions if a != tt_move]
+    return actions
+
+  def _reward_move(self, player: int, action: int, depth: int) -> None:
+    key = player * self._num_actions + action
+    self.history[key] = self.history.get(key, 0) + depth * depth
+
+  # ------------------------------------------------------------------- root
+
+  def _root(self, node: Any, player: int, depth: int,
+            root_order: Sequence[int] | None, partial: dict | None
+            ) -> tuple[float, int | None]:
+    self.nodes += 1
+    maximize = player == self.player
+    entry = self.table.get(self.key_fn(node)) if self.table is not None else None
+    tt_move = entry[MOVE] if entry is not None else None
+    actions = self._ordered_actions(node, player, depth, tt_move)
+    if root_order:
+      preferred = [a for a in root_order if a in actions]
+      actions = preferred + [a for a in actions if a not in preferred]
+    best_value = -INF if maximize else INF
+    best_action = None
+    alpha, beta = -INF, INF
+    for action in actions:
+      value = self._search(node.child(action), depth - 1, alpha, beta)
+      if (value > best_value) if maximize else (value < best_value):
+        best_value, best_action = value, action
+        if maximize:
+          alpha = value
+        else:
+          beta = value
+        if partial is not None:
+          partial["value"], partial["action"] = best_value, best_action
+    if best_action is not None:
+      self._reward_move(player, best_action, depth)
+    if self.table is not None:
+      self.table.store(self.key_fn(node), depth, best_value, best_value, best_action)
+    return best_value, best_action
+
+  # ---------------------------------------------------------------- interior
+
+  def _search(self, node: Any, depth: int, alpha: float, beta: float) -> float:
+    self.nodes += 1
+    if self.nodes >= self._next_time_check:
+      self._tick()
+    player = node.current_player()
+    if player < 0:
+      if player != CHANCE:
+        self.leaves += 1
+        return float(node.returns()[self.player])
+      if depth == 0:
+        self.leaves += 1
+        return self._evaluate(node)
+      return self._chance(node, depth, alpha, beta)
+    if depth == 0:
+      self.leaves += 1
+      return self._evaluate(node)
+    return self._decision(node, player, depth, alpha, beta)
+
+  def _decision(self, node: Any, player: int, depth: int, alpha: float,
+                beta: float, probed: tuple | None = None) -> float:
+    table = self.table
+    tt_move = None
+    if table is not None:
+      key = self.key_fn(node)
+      entry = table.get(key)
+      if entry is not None:
+        tt_move = entry[MOVE]
+        if entry[DEPTH] == depth:
+          lower, upper = entry[LOWER], entry[UPPER]
+          if lower >= beta or upper <= alpha or lower == upper:
+            self.tt_hits += 1
+            return lower if lower >= beta or lower == upper else upper
+    alpha0, beta0 = alpha, beta
+    actions = self._ordered_actions(node, player, depth, tt_move)
+    if probed is not None:
+      reuse_action = probed[0]
+      if actions[0] != reuse_action:
+        actions = [reuse_action] + [a for a in actions if a != reuse_action]
+    best_action = actions[0]
+    search = self._search if probed is None else self._search_or_reuse(probed)
+    child_depth = depth - 1
+    if player == self.player:
+      best = -INF
+      for action in actions:
+        value = search(node.child(action), child_depth, alpha, beta)
+        if value > best:
+          best, best_action = value, action
+          if value >= beta:
+            self.cutoffs_alpha_beta += 1
+            break
+          if value > alpha:
+            alpha = value
+    else:
+      best = INF
+      for action in actions:
+        value = search(node.child(action), child_depth, alpha, beta)
+        if value < best:
+          best, best_action = value, action
+          if value <= alpha:
+            self.cutoffs_alpha_beta += 1
+            break
+          if value < beta:
+            beta = value
+    if self.move_ordering:
+      self._reward_move(player, best_action, depth)
+    if table is not None:
+      self._store(key, depth, best, alpha0, beta0, best_action)
+    return best
+
+  def _search_or_reuse(self, probed: tuple) -> Callable[..., float]:
+    """A search function that answers the probed successor from the probe.
+
+    The probe's fail-soft result is reused when it decides the new window the
+    same way a fresh search would: exact inside its own window, or a bound on
+    the side the new window needs. Only the first call can be the probed move.
+    """
+    _, value, window_low, window_high = probed
+    first = [True]
+
+    def search(child: Any, depth: int, alpha: float, beta: float) -> float:
+      if first[0]:
+        first[0] = False
+        if (window_low < value < window_high or value <= window_low and value <= alpha
+            or value >= window_high and value >= beta):
+          self.probe_reuses += 1
+          return value
+      return self._search(child, depth, alpha, beta)
+
+    return search
+
+  def _store(self, key: Hashable, depth: int, value: float, alpha: float,
+             beta: float, move: int | None) -> None:
+    if value <= alpha:
+      self.table.store(key, depth, -INF, value, move)
+    elif value >= beta:
+      self.table.store(key, depth, value, INF, move)
+    else:
+      self.table.store(key, depth, value, value, move)
+
+  # ------------------------------------------------------------------ chance
+
+  def _chance(self, node: Any, depth: int, alpha: float, beta: float) -> float:
+    outcomes = node.chance_outcomes()
+    if self.move_ordering and len(outcomes) > 1:
+      outcomes = sorted(outcomes, key=lambda item: -item[1])
+    if not self.star1:
+      search = self._search
+      total = 0.0
+      for action, prob in outcomes:
+        total += prob * search(node.child(action), depth, -INF, INF)
+      return total
+
+    table = self.table
+    if table is not None:
+      key = self.key_fn(node)
+      entry = table.get(key)
+      if entry is not None and entry[DEPTH] == depth:
+        lower, upper = entry[LOWER], entry[UPPER]
+        if lower >= beta or upper <= alpha or lower == upper:
+          self.tt_hits += 1
+          return lower if lower >= beta or lower == upper else upper
+    value = self._star(node, outcomes, depth, alpha, beta)
+    if table is not None:
+      self._store(key, depth, value, alpha, beta, None)
+    return value
+
+  def _star(self, node: Any, outcomes: list, depth: int, alpha: float,
+            beta: float) -> float:
+    """Star1 (with optional probing and ProbCut bounds) at one chance node."""
+    count = len(outcomes)
+    low_bound, high_bound = self.lower_bound, self.upper_bound
+    probs = [prob for _, prob in outcomes]
+    lo = [low_bound] * count
+    hi = [high_bound] * count
+    need_children = self.probing or self.table is not None
+    children = [node.child(action) for action, _ in outcomes] if need_children else None
+    probes: list | None = [None] * count if self.probing and self.reuse_probes else None
+
+    if need_children:
+      exact = self._known_child_bounds(children, depth, lo, hi)
+      if self.probcut is not None and depth > self.probcut.reduction:
+        cut = self._probcut(children, probs, depth, alpha, beta, lo, hi)
+        if cut is not None:
+          return cut
+      if self.probing:
+        cut = self._probe(children, probs, depth, alpha, beta, lo, hi, exact, probes)
+        if cut is not None:
+          return cut
+
+    # Star1 phase. later_hi/later_lo are the probability-weighted bounds of
+    # the outcomes not yet searched.
+    later_hi = sum(p * h for p, h in zip(probs, hi))
+    later_lo = sum(p * l for p, l in zip(probs, lo))
+    done = 0.0
+    search = self._search
+    for i in range(count):
+      prob = probs[i]
+      lo_i, hi_i = lo[i], hi[i]
+      later_hi -= prob * hi_i
+      later_lo -= prob * lo_i
+      if lo_i == hi_i:
+        done += prob * lo_i
+        continue
+      lower_cut = (alpha - done - later_hi) / prob
+      upper_cut = (beta - done - later_lo) / prob
+      if lower_cut >= hi_i:
+        self.cutoffs_star1 += 1
+        return done + prob * hi_i + later_hi
+      if upper_cut <= lo_i:
+        self.cutoffs_star1 += 1
+        return done + prob * lo_i + later_lo
+      child = children[i] if children is not None else node.child(outcomes[i][0])
+      window_low = lower_cut if lower_cut > lo_i else lo_i
+      window_high = upper_cut if upper_cut < hi_i else hi_i
+      if probes is not None and probes[i] is not None:
+        self.nodes += 1
+        value = self._decision(child, child.current_player(), depth, window_low,
+                               window_high, probes[i])
+      else:
+        value = search(child, depth, window_low, window_high)
+      if value <= lower_cut:
+        self.cutoffs_star1 += 1
+        return done + prob * value + later_hi
+      if value >= upper_cut:
+        self.cutoffs_star1 += 1
+        return done + prob * value + later_lo
+      done += prob * value
+    return done
+
+  def _known_child_bounds(self, children: list, depth: int, lo: list,
+                          hi: list) -> list[bool]:
+    """Terminal children are exact; table entries of this depth bound the rest."""
+    exact = [False] * len(children)
+    table = self.table
+    key_fn = self.key_fn
+    for i, child in enumerate(children):
+      player = child.current_player()
+      if player < 0 and player != CHANCE:
+        self.nodes += 1
+        self.leaves += 1
+        lo[i] = hi[i] = float(child.returns()[self.player])
+        exact[i] = True
+      elif table is not None:
+        entry = table.get(key_fn(child))
+        if entry is not None and entry[DEPTH] == depth:
+          if entry[LOWER] > lo[i]:
+            lo[i] = entry[LOWER]
+          if entry[UPPER] < hi[i]:
+            hi[i] = entry[UPPER]
+    return exact
+
+  def _probe(self, children: list, probs: list, depth: int, alpha: float,
+             beta: float, lo: list, hi: list, exact: list,
+             probes: list | None) -> float | None:
+    """Star2 probing: one successor per decision child gives a one-sided bound."""
+    sum_hi = sum(p * h for p, h in zip(probs, hi))
+    sum_lo = sum(p * l for p, l in zip(probs, lo))
+    if sum_hi <= alpha:
+      self.cutoffs_star2_probe += 1
+      return sum_hi
+    if sum_lo >= beta:
+      self.cutoffs_star2_probe += 1
+      return sum_lo
+    nodes_before = self.nodes
+    self._probe_level += 1
+    try:
+      for i, child in enumerate(children):
+        if exact[i] or lo[i] == hi[i]:
+          continue
+        player = child.current_player()
+        if player < 0:
+          continue  # a chance child: no one-sided bound from one successor
+        prob = probs[i]
+        minimizing = player != self.player
+        if minimizing and alpha == -INF or not minimizing and beta == INF:
+          continue
+        tt_move = None
+        if self.table is not None:
+          entry = self.table.get(self.key_fn(child))
+          if entry is not None:
+            tt_move = entry[MOVE]
+        action = self._ordered_actions(child, player, depth, tt_move)[0]
+        successor = child.child(action)
+        self.nodes += 1  # the probed decision child itself
+        if minimizing:
+          # A min child is at most its probed successor's value.
+          lower_cut = (alpha - (sum_hi - prob * hi[i])) / prob
+          window_low = lower_cut if lower_cut > lo[i] else lo[i]
+          if window_low >= hi[i]:
+            continue
+          value = self._search(successor, depth - 1, window_low, hi[i])
+          if probes is not None:
+            probes[i] = (action, value, window_low, hi[i])
+          if value < hi[i]:
+            sum_hi -= prob * (hi[i] - value)
+            hi[i] = value
+            if sum_hi <= alpha:
+              self.cutoffs_star2_probe += 1
+              return sum_hi
+        else:
+          upper_cut = (beta - (sum_lo - prob * lo[i])) / prob
+          window_high = upper_cut if upper_cut < hi[i] else hi[i]
+          if window_high <= lo[i]:
+            continue
+          value = self._search(successor, depth - 1, lo[i], window_high)
+          if probes is not None:
+            probes[i] = (action, value, lo[i], window_high)
+          if value > lo[i]:
+            sum_lo += prob * (value - lo[i])
+            lo[i] = value
+            if sum_lo >= beta:
+              self.cutoffs_star2_probe += 1
+              return sum_lo
+    finally:
+      self._probe_level -= 1
+      if self._probe_level == 0:
+        self.probe_nodes += self.nodes - nodes_before
+    return None
+
+  def _probcut(self, children: list, probs: list, depth: int, alpha: float,
+               beta: float, lo: list, hi: list) -> float | None:
+    """ChanceProbCut: shallow searches turned into probable per-outcome bounds."""
+    settings = self.probcut
+    model = settings.model_for(depth)
+    margin = settings.t * model.sigma
+    shallow_depth = depth - settings.reduction
+    nodes_before = self.nodes
+    self._probcut_level += 1
+    probable_lo = list(lo)
+    probable_hi = list(hi)
+    try:
+      for i, child in enumerate(children):
+        if lo[i] == hi[i]:
+          continue
+        shallow = self._search(child, shallow_depth, -INF, INF)
+        predicted = model.a * shallow + model.b
+        if predicted - margin > probable_lo[i]:
+          probable_lo[i] = min(predicted - margin, hi[i])
+        if predicted + margin < probable_hi[i]:
+          probable_hi[i] = max(predicted + margin, lo[i])
+    finally:
+      self._probcut_level -= 1
+      if self._probcut_level == 0:
+        self.probcut_nodes += self.nodes - nodes_before
+    expected_hi = sum(p * h for p, h in zip(probs, probable_hi))
+    expected_lo = sum(p * l for p, l in zip(probs, probable_lo))
+    if expected_hi <= alpha:
+      self.cutoffs_probcut += 1
+      return expected_hi
+    if expected_lo >= beta:
+      self.cutoffs_probcut += 1
+      return expected_lo
+    lo[:] = probable_lo
+    hi[:] = probable_hi
+    return None
+
+
+def _search_bounds(evaluator: Any, game: pyspiel.Game) -> tuple[float, float]:
+  """L and U for Star1: the evaluator's bounds widened to cover terminal utilities."""
+  low, high = evaluator_bounds(evaluator, game)
+  return min(low, game.min_utility()), max(high, game.max_utility())
+
+
+def to_search_node(state: Any) -> Any:
+  """The fast plain-Python position of a custom game, or the pyspiel state itself."""
+  position = getattr(state, "search_position", None)
+  return position() if position is not None else state
+
+
+def search(game: pyspiel.Game, state: Any, algorithm: str, depth: int, *,
+           evaluator: Any = None, tt_size: int = 0, move_ordering: bool = True,
+           player: int | None = None, probcut: ProbCutSettings | None = None,
+           reuse_probes: bool = True) -> SearchResult:
+  """One fixed-depth search with fresh statistics (no iterative deepening)."""
+  if player is None:
+    player = state.current_player()
+    if player < 0:
+      raise ValueError("state is a chance or terminal node: pass `player` explicitly")
+  searcher = Searcher(game, player, algorithm, evaluator=evaluator, tt_size=tt_size,
+                      move_ordering=move_ordering, probcut=probcut,
+                      reuse_probes=reuse_probes)
+  value, action = searcher.search(state, depth)
+  return SearchResult(value=value, action=action, depth=depth, stats=searcher.stats())
