@@ -159,7 +159,6 @@ def _mcts_bot(params: dict[str, Any], game: pyspiel.Game, player_id: int) -> pys
                         bool(params.get("solve", True)), int(seed), False,
                         pyspiel.ChildSelectionPolicy.UCT,
                         float(time_limit) if time_limit is not None else -1.0)
-  bot._starspiel_evaluator = evaluator  # keep the C++ evaluator alive with the bot
   return bot
 
 

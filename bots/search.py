@@ -92,12 +92,36 @@ class ProbCutSettings:
 
 
 def _default_key(state: Any) -> Hashable:
-  return str(state)
+  # The player is part of the key: several games print a chance node and the
+  # decision node after it identically (einstein_wurfelt_nicht, yacht, banqi).
+  return (state.current_player(), str(state))
 
 
 def _reward_game_key(state: Any) -> Hashable:
   # 2048's string omits the score; collected rewards are part of the value.
-  return (str(state), tuple(state.returns()))
+  return (state.current_player(), str(state), tuple(state.returns()))
+
+
+def _move_counter_key(state: Any) -> Hashable:
+  # banqi's string omits its no-progress counter, which decides draws.
+  return (state.current_player(), str(state), state.move_number())
+
+
+def _position_key(position: Any) -> Hashable:
+  return position
+
+
+# Games whose string does not determine the rest of the game.
+KEY_FUNCTIONS: dict[str, Callable[[Any], Hashable]] = {
+    "banqi": _move_counter_key,
+}
+
+
+def default_key_function(game: pyspiel.Game) -> Callable[[Any], Hashable]:
+  """Transposition key for pyspiel states of ``game`` (positions are their own key)."""
+  if game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS:
+    return _reward_game_key
+  return KEY_FUNCTIONS.get(game.get_type().short_name, _default_key)
 
 
 class Searcher:
@@ -130,11 +154,13 @@ class Searcher:
     self.move_ordering = bool(move_ordering)
     self.reuse_probes = bool(reuse_probes)
     self.table = TranspositionTable(tt_size) if tt_size and tt_size > 0 else None
-    reward_game = game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
-    self.key_fn = key_fn or (_reward_game_key if reward_game else _default_key)
+    self._custom_key = key_fn
+    self._state_key = key_fn or default_key_function(game)
+    self.key_fn = self._state_key
     self.history: dict[int, int] = {}
     self._num_actions = game.num_distinct_actions()
     self.deadline: float | None = None
+    self._convert_leaves = False
     self.reset_stats()
 
   # ----------------------------------------------------------------- public
@@ -169,6 +195,9 @@ class Searcher:
     if depth < 0:
       raise ValueError(f"depth must be >= 0, got {depth}")
     node = to_search_node(state)
+    if self._custom_key is None:
+      self.key_fn = self._state_key if node is state else _position_key
+    self._convert_leaves = node is not state and not self._eval_takes_positions
     if self.table is not None:
       self.table.new_search()
     player = node.current_player()
@@ -185,8 +214,7 @@ class Searcher:
 
   def _evaluate(self, node: Any) -> float:
     self.evaluations += 1
-    target = node if self._eval_takes_positions or isinstance(node, pyspiel.State) \
-        else node.to_state()
+    target = node.to_state() if self._convert_leaves else node
     value = float(self.evaluator.evaluate(target)[self.player])
     if not self._eval_lower <= value <= self._eval_upper:
       raise LeafValueOutOfBounds(
