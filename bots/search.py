@@ -91,37 +91,46 @@ class ProbCutSettings:
     return model
 
 
-def _default_key(state: Any) -> Hashable:
+def _string_key(state: Any) -> Hashable:
   # The player is part of the key: several games print a chance node and the
-  # decision node after it identically (einstein_wurfelt_nicht, yacht, banqi).
+  # decision node after it identically.
   return (state.current_player(), str(state))
 
 
-def _reward_game_key(state: Any) -> Hashable:
-  # 2048's string omits the score; collected rewards are part of the value.
-  return (state.current_player(), str(state), tuple(state.returns()))
+def _einstein_key(state: Any) -> Hashable:
+  # The board string omits the die (the last action at a decision node) and,
+  # at a chance node, whose turn follows (a turn is a roll and a move).
+  player = state.current_player()
+  die = state.history()[-1] if player >= 0 else -1
+  return (player, str(state), state.move_number() % 4, die)
 
 
-def _move_counter_key(state: Any) -> Hashable:
-  # banqi's string omits its no-progress counter, which decides draws.
-  return (state.current_player(), str(state), state.move_number())
+def _history_key(state: Any) -> Hashable:
+  # Always sound: equal histories are equal states. Finds no transpositions
+  # between different move orders, but still serves iterative deepening,
+  # probes and repeated searches of the same position.
+  return tuple(state.history())
 
 
 def _position_key(position: Any) -> Hashable:
   return position
 
 
-# Games whose string does not determine the rest of the game.
+# Keys checked to determine the rest of the game (tests/test_transposition_keys.py);
+# every other game is keyed by its history. Not 2048: equal boards and scores
+# can have different legal moves there (hidden merge flags), and yacht, maedn
+# and banqi print too little of the state.
 KEY_FUNCTIONS: dict[str, Callable[[Any], Hashable]] = {
-    "banqi": _move_counter_key,
+    "pig": _string_key,
+    "backgammon": _string_key,
+    "catch": _string_key,
+    "einstein_wurfelt_nicht": _einstein_key,
 }
 
 
 def default_key_function(game: pyspiel.Game) -> Callable[[Any], Hashable]:
   """Transposition key for pyspiel states of ``game`` (positions are their own key)."""
-  if game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS:
-    return _reward_game_key
-  return KEY_FUNCTIONS.get(game.get_type().short_name, _default_key)
+  return KEY_FUNCTIONS.get(game.get_type().short_name, _history_key)
 
 
 class Searcher:
@@ -145,8 +154,9 @@ class Searcher:
     self.player = int(player)
     self.algorithm = algorithm
     self.evaluator = make_evaluator(evaluator, game)
-    self.lower_bound, self.upper_bound = _search_bounds(self.evaluator, game)
-    self._eval_lower, self._eval_upper = evaluator_bounds(self.evaluator, game)
+    self.lower_bound, self.upper_bound, self._declared_bounds = search_bounds(
+        self.evaluator, game, self.player)
+    self._eval_lower, self._eval_upper = self.lower_bound, self.upper_bound
     self._eval_takes_positions = bool(getattr(self.evaluator, "accepts_positions", False))
     self.star1 = algorithm != "expectiminimax"
     self.probing = algorithm in ("star2", "chanceprobcut")
@@ -225,6 +235,16 @@ class Searcher:
           f"`bounds`")
     return value
 
+  def _terminal_value(self, node: Any) -> float:
+    value = float(node.returns()[self.player])
+    if not self.lower_bound <= value <= self.upper_bound:
+      raise LeafValueOutOfBounds(
+          f"terminal utility {value} for player {self.player} in game {self.game} lies "
+          f"outside the bounds [{self.lower_bound}, {self.upper_bound}] declared by "
+          f"evaluator {type(self.evaluator).__name__}; declared bounds must cover the "
+          f"game's terminal utilities too")
+    return value
+
   def _ordered_actions(self, node: Any, player: int, depth: int,
                        tt_move: int | None) -> list[int]:
     actions = node.legal_actions()
@@ -284,7 +304,7 @@ class Searcher:
     if player < 0:
       if player != CHANCE:
         self.leaves += 1
-        return float(node.returns()[self.player])
+        return self._terminal_value(node)
       if depth == 0:
         self.leaves += 1
         return self._evaluate(node)
@@ -309,11 +329,10 @@ class Searcher:
             self.tt_hits += 1
             return lower if lower >= beta or lower == upper else upper
     alpha0, beta0 = alpha, beta
-    actions = self._ordered_actions(node, player, depth, tt_move)
-    if probed is not None:
-      reuse_action = probed[0]
-      if actions[0] != reuse_action:
-        actions = [reuse_action] + [a for a in actions if a != reuse_action]
+    if probed is None:
+      actions = self._ordered_actions(node, player, depth, tt_move)
+    else:
+      actions = probed[4]  # the probe's ordering: the probed move comes first
     best_action = actions[0]
     search = self._search if probed is None else self._search_or_reuse(probed)
     child_depth = depth - 1
@@ -352,7 +371,7 @@ class Searcher:
     same way a fresh search would: exact inside its own window, or a bound on
     the side the new window needs. Only the first call can be the probed move.
     """
-    _, value, window_low, window_high = probed
+    _, value, window_low, window_high, _ = probed
     first = [True]
 
     def search(child: Any, depth: int, alpha: float, beta: float) -> float:
@@ -426,7 +445,12 @@ class Searcher:
           return cut
 
     # Star1 phase. later_hi/later_lo are the probability-weighted bounds of
-    # the outcomes not yet searched.
+    # the outcomes not yet searched. A cut is decided on the node's own bound
+    # with a tolerance for rounding (1/6 is not exact in binary, and Ballard's
+    # ties must cut), and the bound returned is clamped to the window so a
+    # parent never mistakes it for an exact value.
+    tol_low = _tolerance(alpha)
+    tol_high = _tolerance(beta)
     later_hi = sum(p * h for p, h in zip(probs, hi))
     later_lo = sum(p * l for p, l in zip(probs, lo))
     done = 0.0
@@ -439,29 +463,35 @@ class Searcher:
       if lo_i == hi_i:
         done += prob * lo_i
         continue
-      lower_cut = (alpha - done - later_hi) / prob
-      upper_cut = (beta - done - later_lo) / prob
-      if lower_cut >= hi_i:
+      bound = done + prob * hi_i + later_hi
+      if bound <= alpha + tol_low:
         self.cutoffs_star1 += 1
-        return done + prob * hi_i + later_hi
-      if upper_cut <= lo_i:
+        return bound if bound < alpha else alpha
+      bound = done + prob * lo_i + later_lo
+      if bound >= beta - tol_high:
         self.cutoffs_star1 += 1
-        return done + prob * lo_i + later_lo
+        return bound if bound > beta else beta
+      # The child's window is widened by half the tolerance so that a child
+      # value tying the cut value (up to rounding) fails low or high there.
+      lower_cut = (alpha - done - later_hi + 0.5 * tol_low) / prob
+      upper_cut = (beta - done - later_lo - 0.5 * tol_high) / prob
       child = children[i] if children is not None else node.child(outcomes[i][0])
       window_low = lower_cut if lower_cut > lo_i else lo_i
       window_high = upper_cut if upper_cut < hi_i else hi_i
       if probes is not None and probes[i] is not None:
-        self.nodes += 1
+        # The probe already expanded this child: its search resumes here.
         value = self._decision(child, child.current_player(), depth, window_low,
                                window_high, probes[i])
       else:
         value = search(child, depth, window_low, window_high)
-      if value <= lower_cut:
+      bound = done + prob * value + later_hi
+      if bound <= alpha + tol_low:
         self.cutoffs_star1 += 1
-        return done + prob * value + later_hi
-      if value >= upper_cut:
+        return bound if bound < alpha else alpha
+      bound = done + prob * value + later_lo
+      if bound >= beta - tol_high:
         self.cutoffs_star1 += 1
-        return done + prob * value + later_lo
+        return bound if bound > beta else beta
       done += prob * value
     return done
 
@@ -476,7 +506,7 @@ class Searcher:
       if player < 0 and player != CHANCE:
         self.nodes += 1
         self.leaves += 1
-        lo[i] = hi[i] = float(child.returns()[self.player])
+        lo[i] = hi[i] = self._terminal_value(child)
         exact[i] = True
       elif table is not None:
         entry = table.get(key_fn(child))
@@ -493,12 +523,14 @@ class Searcher:
     """Star2 probing: one successor per decision child gives a one-sided bound."""
     sum_hi = sum(p * h for p, h in zip(probs, hi))
     sum_lo = sum(p * l for p, l in zip(probs, lo))
-    if sum_hi <= alpha:
+    tol_low = _tolerance(alpha)
+    tol_high = _tolerance(beta)
+    if sum_hi <= alpha + tol_low:
       self.cutoffs_star2_probe += 1
-      return sum_hi
-    if sum_lo >= beta:
+      return sum_hi if sum_hi < alpha else alpha
+    if sum_lo >= beta - tol_high:
       self.cutoffs_star2_probe += 1
-      return sum_lo
+      return sum_lo if sum_lo > beta else beta
     nodes_before = self.nodes
     self._probe_level += 1
     try:
@@ -517,38 +549,39 @@ class Searcher:
           entry = self.table.get(self.key_fn(child))
           if entry is not None:
             tt_move = entry[MOVE]
-        action = self._ordered_actions(child, player, depth, tt_move)[0]
+        ordered = self._ordered_actions(child, player, depth, tt_move)
+        action = ordered[0]
         successor = child.child(action)
         self.nodes += 1  # the probed decision child itself
         if minimizing:
           # A min child is at most its probed successor's value.
-          lower_cut = (alpha - (sum_hi - prob * hi[i])) / prob
+          lower_cut = (alpha - (sum_hi - prob * hi[i]) + 0.5 * tol_low) / prob
           window_low = lower_cut if lower_cut > lo[i] else lo[i]
           if window_low >= hi[i]:
             continue
           value = self._search(successor, depth - 1, window_low, hi[i])
           if probes is not None:
-            probes[i] = (action, value, window_low, hi[i])
+            probes[i] = (action, value, window_low, hi[i], ordered)
           if value < hi[i]:
             sum_hi -= prob * (hi[i] - value)
             hi[i] = value
-            if sum_hi <= alpha:
+            if sum_hi <= alpha + tol_low:
               self.cutoffs_star2_probe += 1
-              return sum_hi
+              return sum_hi if sum_hi < alpha else alpha
         else:
-          upper_cut = (beta - (sum_lo - prob * lo[i])) / prob
+          upper_cut = (beta - (sum_lo - prob * lo[i]) - 0.5 * tol_high) / prob
           window_high = upper_cut if upper_cut < hi[i] else hi[i]
           if window_high <= lo[i]:
             continue
           value = self._search(successor, depth - 1, lo[i], window_high)
           if probes is not None:
-            probes[i] = (action, value, lo[i], window_high)
+            probes[i] = (action, value, lo[i], window_high, ordered)
           if value > lo[i]:
             sum_lo += prob * (value - lo[i])
             lo[i] = value
-            if sum_lo >= beta:
+            if sum_lo >= beta - tol_high:
               self.cutoffs_star2_probe += 1
-              return sum_lo
+              return sum_lo if sum_lo > beta else beta
     finally:
       self._probe_level -= 1
       if self._probe_level == 0:
@@ -582,21 +615,41 @@ class Searcher:
         self.probcut_nodes += self.nodes - nodes_before
     expected_hi = sum(p * h for p, h in zip(probs, probable_hi))
     expected_lo = sum(p * l for p, l in zip(probs, probable_lo))
-    if expected_hi <= alpha:
+    if expected_hi <= alpha + _tolerance(alpha):
       self.cutoffs_probcut += 1
-      return expected_hi
-    if expected_lo >= beta:
+      return expected_hi if expected_hi < alpha else alpha
+    if expected_lo >= beta - _tolerance(beta):
       self.cutoffs_probcut += 1
-      return expected_lo
+      return expected_lo if expected_lo > beta else beta
     lo[:] = probable_lo
     hi[:] = probable_hi
     return None
 
 
-def _search_bounds(evaluator: Any, game: pyspiel.Game) -> tuple[float, float]:
-  """L and U for Star1: the evaluator's bounds widened to cover terminal utilities."""
-  low, high = evaluator_bounds(evaluator, game)
-  return min(low, game.min_utility()), max(high, game.max_utility())
+def _tolerance(edge: float) -> float:
+  """Rounding slack for comparing a probability-weighted sum with a window edge."""
+  return 1e-12 * (1.0 + abs(edge)) if edge not in (INF, -INF) else 0.0
+
+
+def search_bounds(evaluator: Any, game: pyspiel.Game, player: int
+                  ) -> tuple[float, float, bool]:
+  """L and U for Star1 from the searching player's view, and whether declared.
+
+  An evaluator may declare ``player_bounds(player)`` (asymmetric trees such as
+  deep Ballard trees) or ``bounds``; declared bounds must cover terminal
+  utilities too, which the engine checks. Otherwise the game's utility range.
+  """
+  per_player = getattr(evaluator, "player_bounds", None)
+  if callable(per_player):
+    low, high = (float(x) for x in per_player(player))
+    if not low <= high:
+      raise ValueError(f"{type(evaluator).__name__}.player_bounds({player}) must "
+                       f"satisfy L <= U, got ({low}, {high})")
+    return low, high, True
+  if getattr(evaluator, "bounds", None) is not None:
+    low, high = evaluator_bounds(evaluator, game)
+    return low, high, True
+  return float(game.min_utility()), float(game.max_utility()), False
 
 
 def to_search_node(state: Any) -> Any:
