@@ -7,13 +7,16 @@ A calibration is a JSON file with the fitted model v_deep ~ a * v_shallow + b
    "models": [{"depth": 3, "reduction": 1, "a": 0.93, "b": 0.0,
                "sigma": 0.08, "r2": 0.9, "samples": 400}, ...]}
 
-Committed calibrations live in ``bots/calibrations/`` and are found by game
-string, so ``make_bot("chanceprobcut", game, 0)`` works out of the box.
+Committed calibrations live in ``bots/calibrations/`` and are found by the
+canonical game string (short name plus every parameter, defaults included, so
+``pig`` and ``pig(winscore=100)`` share one file), so
+``make_bot("chanceprobcut", game, 0)`` works out of the box.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from typing import Any
@@ -30,9 +33,22 @@ def calibration_command(game: pyspiel.Game | str) -> str:
           f"--depths=2,3,4 --reduction=1")
 
 
+def canonical_game_string(game: pyspiel.Game | str) -> str:
+  """``short_name(k=v,...)`` with every parameter, defaults included, sorted.
+
+  ``str(game)`` depends on how the game was spelled (``pig()`` vs
+  ``pig(winscore=100)`` are the same game), so files are named from this.
+  """
+  if isinstance(game, str):
+    game = pyspiel.load_game(game)
+  params = game.get_parameters()
+  body = ",".join(f"{key}={params[key]}" for key in sorted(params))
+  return f"{game.get_type().short_name}({body})"
+
+
 def calibration_filename(game: pyspiel.Game | str) -> str:
   """A file name derived from the canonical game string, e.g. ``dice_k_4_n_5.json``."""
-  name = re.sub(r"[^A-Za-z0-9]+", "_", str(game)).strip("_")
+  name = re.sub(r"[^A-Za-z0-9]+", "_", canonical_game_string(game)).strip("_")
   return name + ".json"
 
 
@@ -64,15 +80,33 @@ def load_calibration(game: pyspiel.Game, path: str | None = None) -> dict[str, A
   return data
 
 
+def _model(entry: Any, path: str) -> tuple[int, int, ProbCutModel]:
+  try:
+    depth, reduction = int(entry["depth"]), int(entry["reduction"])
+    a, b, sigma = float(entry["a"]), float(entry["b"]), float(entry["sigma"])
+  except (KeyError, TypeError, ValueError) as error:
+    raise ValueError(f"calibration file {path}: model {entry!r} needs numeric depth, "
+                     f"reduction, a, b and sigma ({error})") from None
+  if not all(math.isfinite(x) for x in (a, b, sigma)) or sigma < 0:
+    raise ValueError(f"calibration file {path}: model for depth {depth}, R={reduction} "
+                     f"needs finite a, b and sigma >= 0, got a={a}, b={b}, sigma={sigma}")
+  return depth, reduction, ProbCutModel(a=a, b=b, sigma=sigma)
+
+
 def probcut_settings(game: pyspiel.Game, reduction: int, t: float,
                      path: str | None = None) -> ProbCutSettings:
   """The models of one reduction R from a calibration file, ready for the engine."""
+  path = path or default_calibration_path(game)
   data = load_calibration(game, path)
+  stored = data.get("game")
+  if isinstance(stored, str) and stored.split("(")[0] != game.get_type().short_name:
+    raise ValueError(f"calibration file {path} is for game '{stored}', not '{game}'; "
+                     f"make one with: {calibration_command(game)}")
   models = {}
   for entry in data["models"]:
-    if int(entry["reduction"]) == int(reduction):
-      models[int(entry["depth"])] = ProbCutModel(
-          a=float(entry["a"]), b=float(entry["b"]), sigma=float(entry["sigma"]))
+    depth, entry_reduction, model = _model(entry, path)
+    if entry_reduction == int(reduction):
+      models[depth] = model
   if not models:
     available = sorted({int(e["reduction"]) for e in data["models"]})
     raise ValueError(

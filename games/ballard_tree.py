@@ -1,0 +1,297 @@
+"""Ballard's (1983) *-complete n-ary test tree as an OpenSpiel game.
+
+Levels from the root alternate decision and chance: max, chance, min,
+chance, max, ... with ``plies`` decision levels; leaves sit below the last
+decision level, or below one more chance level if ``final_chance`` is set.
+So a tree has D = 2*plies - 1 (+1 with final_chance) arc levels and n^D
+leaves; Ballard's analysed unit (+ node, n chance nodes, n min nodes each,
+n leaves each; n^3 leaves) is plies=2, D=3.
+
+Leaf value = sum of the arc values on its path. Arcs below max nodes are
+0, -1, ..., -(n-1); below min nodes 0, 1, ..., n-1; below chance nodes
+-n/2..-1, 1..n/2 for even n and -(n-1)/2..(n-1)/2 (with 0) for odd n, so
+chance arcs always average 0. Since every subtree of a level is a copy of the
+others, a node's value is its arc value plus a per-level constant; ordering
+successors by arc value is ordering them by true value.
+
+order=best: max nodes list their arcs highest first, min nodes lowest first,
+chance nodes lowest first below a max node (fail-low cutoffs against alpha
+come earliest) and highest first below a min node (fail-high against beta).
+order=random: each node's successors are a permutation of those arcs drawn by
+an RNG seeded with (seed, path to the node): tree ``seed`` is one of
+Ballard's random trees, reproducible across processes.
+Player 0 (max) receives the leaf value, player 1 minus it.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pyspiel
+
+from games import _common
+from games._common import CHANCE, TERMINAL
+
+SHORT_NAME = "ballard_tree"
+_ORDERS = ("best", "random")
+_DEFAULT_PARAMS = {"n": 4, "plies": 2, "order": "best", "seed": 0,
+                   "final_chance": False}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Ballard's *-complete n-ary test tree",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULT_PARAMS)
+
+_new = tuple.__new__
+_MAX, _MIN = 0, 1
+
+
+def chance_arcs(n: int) -> tuple[int, ...]:
+    """Chance arc values, ascending: -n/2..-1, 1..n/2 (even n), else with 0."""
+    h = n // 2
+    if n % 2 == 0:
+        return tuple(range(-h, 0)) + tuple(range(1, h + 1))
+    return tuple(range(-h, h + 1))
+
+
+class BallardRules(_common.Rules):
+    """Level structure, arc tables and the leaf bounds of one tree."""
+
+    __slots__ = ("n", "plies", "order", "seed", "final_chance", "depth",
+                 "players", "level_arcs", "fixed", "actions", "chance",
+                 "leaf_min", "leaf_max", "_perm", "_game")
+
+    def __init__(self, n, plies, order, seed, final_chance):
+        self.n, self.plies, self.order = n, plies, order
+        self.seed, self.final_chance = seed, final_chance
+        self.depth = 2 * plies - 1 + int(final_chance)
+        players, arcs = [], []
+        for j in range(self.depth):
+            if j % 2 == 0:
+                kind = _MAX if (j // 2) % 2 == 0 else _MIN
+                players.append(kind)
+                arcs.append(tuple(range(0, -n, -1)) if kind == _MAX
+                            else tuple(range(n)))
+            else:
+                players.append(CHANCE)
+                parent_is_max = ((j - 1) // 2) % 2 == 0
+                up = chance_arcs(n)
+                arcs.append(up if parent_is_max else up[::-1])
+        players.append(TERMINAL)
+        self.players = tuple(players)
+        self.level_arcs = tuple(arcs)
+        self.leaf_min = sum(min(a) for a in arcs)
+        self.leaf_max = sum(max(a) for a in arcs)
+        self.fixed = order == "best"
+        self.actions = tuple(range(n))
+        self.chance = tuple((i, 1.0 / n) for i in range(n))
+        self._perm: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._game = None
+
+    def __reduce__(self):
+        return (ballard_rules, (self.n, self.plies, self.order, self.seed,
+                                self.final_chance))
+
+    def arcs_at(self, path: tuple[int, ...]) -> tuple[int, ...]:
+        """Arc value of each action at the node reached by ``path``."""
+        if self.fixed:
+            return self.level_arcs[len(path)]
+        arcs = self._perm.get(path)
+        if arcs is None:
+            arcs = list(self.level_arcs[len(path)])
+            # A str seed is hashed with SHA-512: same tree in every process.
+            random.Random(
+                f"ballard:{self.seed}:{','.join(map(str, path))}").shuffle(arcs)
+            arcs = tuple(arcs)
+            if len(self._perm) >= 2_000_000:
+                self._perm.clear()
+            self._perm[path] = arcs
+        return arcs
+
+    def game(self) -> pyspiel.Game:
+        if self._game is None:
+            self._game = pyspiel.load_game(SHORT_NAME, {
+                "n": self.n, "plies": self.plies, "order": self.order,
+                "seed": self.seed, "final_chance": self.final_chance})
+        return self._game
+
+
+@functools.lru_cache(maxsize=None)
+def ballard_rules(n, plies, order, seed, final_chance) -> BallardRules:
+    return BallardRules(n, plies, order, seed, final_chance)
+
+
+class BallardPosition(_common.Position):
+    """(rules, path, value): actions from the root and the arc sum so far."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def initial(rules: BallardRules) -> "BallardPosition":
+        return _new(BallardPosition, (rules, (), 0))
+
+    def is_terminal(self) -> bool:
+        return len(self[1]) == self[0].depth
+
+    def is_chance_node(self) -> bool:
+        return self[0].players[len(self[1])] == CHANCE
+
+    def current_player(self) -> int:
+        return self[0].players[len(self[1])]
+
+    def legal_actions(self) -> tuple[int, ...]:
+        r = self[0]
+        return () if len(self[1]) == r.depth else r.actions
+
+    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
+        r = self[0]
+        return r.chance if r.players[len(self[1])] == CHANCE else ()
+
+    def child(self, action: int) -> "BallardPosition":
+        r, path, v = self
+        arcs = r.level_arcs[len(path)] if r.fixed else r.arcs_at(path)
+        return _new(BallardPosition, (r, path + (action,), v + arcs[action]))
+
+    def returns(self) -> tuple[float, float]:
+        if len(self[1]) == self[0].depth:
+            v = float(self[2])
+            return (v, -v)
+        return (0.0, 0.0)
+
+    def to_state(self) -> "BallardState":
+        """A full pyspiel state for this position (history = the path)."""
+        state = self[0].game().new_initial_state()
+        for a in self[1]:
+            state.apply_action(a)
+        return state
+
+    def value_so_far(self) -> int:
+        return self[2]
+
+
+class BallardGame(pyspiel.Game):
+    """Parameters: n, plies, order (best|random), seed, final_chance."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        _common.check_known(params, _DEFAULT_PARAMS, SHORT_NAME)
+        params = {**_DEFAULT_PARAMS, **params}
+        n = _common.check_int("n", params["n"], 2, None, SHORT_NAME,
+                              " (branching factor)")
+        plies = _common.check_int("plies", params["plies"], 1, None,
+                                  SHORT_NAME, " (decision levels)")
+        seed = _common.check_int("seed", params["seed"], -(2**63),
+                                 2**63 - 1, SHORT_NAME)
+        order = params["order"]
+        if order not in _ORDERS:
+            raise ValueError(f"{SHORT_NAME}: parameter order={order!r} is not "
+                             f"accepted; accepted: {list(_ORDERS)}")
+        final_chance = params["final_chance"]
+        if not isinstance(final_chance, bool):
+            raise ValueError(f"{SHORT_NAME}: parameter final_chance="
+                             f"{final_chance!r} must be a bool (true/false)")
+        rules = ballard_rules(n, plies, order, seed, final_chance)
+        lo, hi = rules.leaf_min, rules.leaf_max
+        super().__init__(
+            _GAME_TYPE,
+            pyspiel.GameInfo(
+                num_distinct_actions=n,
+                max_chance_outcomes=n,
+                num_players=2,
+                # Per-player bounds: player 1 gets -leaf, so take the union.
+                min_utility=float(min(lo, -hi)),
+                max_utility=float(max(hi, -lo)),
+                utility_sum=0.0,
+                max_game_length=plies),
+            {"n": n, "plies": plies, "order": order, "seed": seed,
+             "final_chance": final_chance})
+        self.rules = rules
+
+    def leaf_bounds(self) -> tuple[int, int]:
+        """(L, U): the smallest and largest leaf value (player 0's view)."""
+        return (self.rules.leaf_min, self.rules.leaf_max)
+
+    def new_initial_state(self):
+        return BallardState(self, BallardPosition.initial(self.rules))
+
+    def state_from_position(self, position: BallardPosition) -> "BallardState":
+        if position[0] is not self.rules:
+            raise ValueError("position belongs to a different ballard_tree")
+        return BallardState(self, position)
+
+    def max_chance_nodes_in_history(self):
+        return self.rules.plies - 1 + int(self.rules.final_chance)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        r = self.rules
+        return _common.make_observer(
+            functools.partial(BallardObserver, n=r.n, depth=r.depth),
+            iig_obs_type, params)
+
+
+class BallardState(_common.PositionState):
+    """pyspiel wrapper around a BallardPosition."""
+
+    def _action_to_string(self, player, action):
+        r, path, _ = self._pos
+        kind = {0: "max", 1: "min", CHANCE: "chance"}.get(player, "?")
+        if len(path) < r.depth and 0 <= action < r.n:
+            return f"{kind} {action} (arc {r.arcs_at(path)[action]:+d})"
+        return f"{kind} {action}"
+
+    def __str__(self):
+        r, path, v = self._pos
+        kind = {0: "max", 1: "min", CHANCE: "chance", TERMINAL: "leaf"}[
+            r.players[len(path)]]
+        return f"path={','.join(map(str, path))} value={v} node={kind}"
+
+
+class BallardObserver(_common.TensorObserver):
+    """Tensor: one-hot action per level of the path, one-hot current depth."""
+
+    def __init__(self, params, n, depth):
+        super().__init__(params, {"path": (depth, n), "depth": (depth + 1,)})
+
+    def fill(self, pos):
+        path = pos[1]
+        for j, a in enumerate(path):
+            self.dict["path"][j, a] = 1
+        self.dict["depth"][len(path)] = 1
+
+
+class BallardEvaluator(_common.PositionEvaluator):
+    """The arc sum so far: exact at leaves, always within [L, U]."""
+
+    position_type = BallardPosition
+
+    def __init__(self, game):
+        if isinstance(game, BallardGame):
+            lo, hi = game.leaf_bounds()
+        else:
+            lo, hi = game.min_utility(), game.max_utility()
+        self._leaf_bounds = (float(lo), float(hi))
+        # ``bounds`` must hold for both players: player 1 gets [-U, -L].
+        super().__init__((min(lo, -hi), max(hi, -lo)))
+
+    def player_bounds(self, player: int) -> tuple[float, float]:
+        """Ballard's exact (L, U) for player 0, (-U, -L) for player 1."""
+        lo, hi = self._leaf_bounds
+        return (lo, hi) if player == 0 else (-hi, -lo)
+
+    def value(self, pos):
+        return float(pos[2])
+
+
+pyspiel.register_game(_GAME_TYPE, BallardGame)

@@ -1,0 +1,255 @@
+"""Tic-tac-toe with random blocked squares.
+
+x (player 0) moves first. After every move that does not end the game a chance
+node flips a fair coin: heads (outcome 9, probability 1/2) nothing happens;
+tails blocks a uniformly random empty square (outcome c = that cell, 0..8,
+probability 1/(2*empties)). Blocked squares cannot be used. Three in a row
+wins (+1/-1); a board without a usable square is a draw. A move that leaves no
+empty square ends the game, so every chance node has an empty square.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pyspiel
+
+from games import _common
+from games._common import CHANCE, TERMINAL
+
+SHORT_NAME = "chance_tic_tac_toe"
+NO_BLOCK = 9
+_FULL = 0x1FF
+_LINES = tuple(sum(1 << c for c in line) for line in (
+    (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
+    (0, 4, 8), (2, 4, 6)))
+_WINS = tuple(tuple(m for m in _LINES if m >> c & 1) for c in range(9))
+# Tables indexed by the mask of empty squares.
+_LEGAL = tuple(tuple(c for c in range(9) if e >> c & 1) for e in range(512))
+_OUTCOMES = tuple(
+    tuple((c, 0.5 / len(cells)) for c in cells) + ((NO_BLOCK, 0.5),)
+    if cells else () for cells in _LEGAL)
+_OUTCOME_ACTIONS = tuple(tuple(a for a, _ in out) for out in _OUTCOMES)
+_RETURNS = {1: (1.0, -1.0), -1: (-1.0, 1.0), 0: (0.0, 0.0)}
+_ZERO = (0.0, 0.0)
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Tic-tac-toe with random blocked squares",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={})
+
+_new = tuple.__new__
+
+
+class ChanceTTTPosition(_common.Position):
+    """(x, o, blocked, cp, nxt): bitmasks of cells 0..8 (row*3+col).
+
+    cp in {0, 1}: decision node. cp == -1: chance node, nxt = player to move
+    after it. cp == -4: terminal, nxt = result for player 0.
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def initial() -> "ChanceTTTPosition":
+        return _new(ChanceTTTPosition, (0, 0, 0, 0, 0))
+
+    def is_terminal(self) -> bool:
+        return self[3] == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self[3] == CHANCE
+
+    def current_player(self) -> int:
+        return self[3]
+
+    def legal_actions(self) -> tuple[int, ...]:
+        x, o, b, cp, _ = self
+        if cp >= 0:
+            return _LEGAL[_FULL & ~(x | o | b)]
+        if cp == CHANCE:
+            return _OUTCOME_ACTIONS[_FULL & ~(x | o | b)]
+        return ()
+
+    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
+        x, o, b, cp, _ = self
+        return _OUTCOMES[_FULL & ~(x | o | b)] if cp == CHANCE else ()
+
+    def child(self, action: int) -> "ChanceTTTPosition":
+        x, o, b, cp, nxt = self
+        if cp == CHANCE:
+            if action == NO_BLOCK:
+                return _new(ChanceTTTPosition, (x, o, b, nxt, 0))
+            b |= 1 << action
+            if x | o | b == _FULL:
+                return _new(ChanceTTTPosition, (x, o, b, TERMINAL, 0))
+            return _new(ChanceTTTPosition, (x, o, b, nxt, 0))
+        if cp == 0:
+            x |= 1 << action
+            for m in _WINS[action]:
+                if x & m == m:
+                    return _new(ChanceTTTPosition, (x, o, b, TERMINAL, 1))
+        else:
+            o |= 1 << action
+            for m in _WINS[action]:
+                if o & m == m:
+                    return _new(ChanceTTTPosition, (x, o, b, TERMINAL, -1))
+        if x | o | b == _FULL:
+            return _new(ChanceTTTPosition, (x, o, b, TERMINAL, 0))
+        return _new(ChanceTTTPosition, (x, o, b, CHANCE, 1 - cp))
+
+    def returns(self) -> tuple[float, float]:
+        return _RETURNS[self[4]] if self[3] == TERMINAL else _ZERO
+
+    def to_state(self) -> "ChanceTTTState":
+        """A full pyspiel state for this position (its history is empty)."""
+        return _game().state_from_position(self)
+
+    def board_string(self) -> str:
+        x, o, b = self[0], self[1], self[2]
+        cell = lambda c: ("x" if x >> c & 1 else "o" if o >> c & 1 else
+                          "#" if b >> c & 1 else ".")
+        return "\n".join("".join(cell(3 * r + c) for c in range(3))
+                         for r in range(3))
+
+    def status_string(self) -> str:
+        cp, nxt = self[3], self[4]
+        if cp == TERMINAL:
+            return {1: "x won", -1: "o won", 0: "draw"}[nxt]
+        if cp == CHANCE:
+            return f"chance (block?), then {'xo'[nxt]} to move"
+        return f"{'xo'[cp]} to move"
+
+    @classmethod
+    def from_board(cls, board: str, cp: int, nxt: int = 0
+                   ) -> "ChanceTTTPosition":
+        """Builds a position from 3 rows of x, o, # (blocked), . (tests).
+
+        Terminal status is *not* recomputed: pass a non-terminal board.
+        """
+        rows = board.split()
+        if len(rows) != 3 or any(len(r) != 3 for r in rows):
+            raise ValueError("board must have 3 rows of 3 cells")
+        masks = {"x": 0, "o": 0, "#": 0}
+        for i, ch in enumerate("".join(rows)):
+            if ch in masks:
+                masks[ch] |= 1 << i
+            elif ch != ".":
+                raise ValueError(f"bad cell {ch!r}; use x, o, # or .")
+        return _new(cls, (masks["x"], masks["o"], masks["#"], cp, nxt))
+
+
+@functools.lru_cache(maxsize=None)
+def _game() -> pyspiel.Game:
+    return pyspiel.load_game(SHORT_NAME)
+
+
+class ChanceTTTGame(pyspiel.Game):
+    """Tic-tac-toe with random blocked squares (no parameters)."""
+
+    def __init__(self, params=None):
+        _common.check_known(dict(params or {}), {}, SHORT_NAME)
+        super().__init__(
+            _GAME_TYPE,
+            pyspiel.GameInfo(
+                num_distinct_actions=9,
+                max_chance_outcomes=10,
+                num_players=2,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=0.0,
+                max_game_length=9),
+            {})
+
+    def new_initial_state(self):
+        return ChanceTTTState(self, ChanceTTTPosition.initial())
+
+    def state_from_position(self, position) -> "ChanceTTTState":
+        if not isinstance(position, ChanceTTTPosition):
+            raise ValueError("expected a ChanceTTTPosition")
+        return ChanceTTTState(self, position)
+
+    def max_chance_nodes_in_history(self):
+        return 8
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return _common.make_observer(ChanceTTTObserver, iig_obs_type, params)
+
+
+class ChanceTTTState(_common.PositionState):
+    """pyspiel wrapper around a ChanceTTTPosition."""
+
+    def _action_to_string(self, player, action):
+        if player == CHANCE:
+            if action == NO_BLOCK:
+                return "no block"
+            return f"block({action // 3},{action % 3})"
+        return f"{'xo'[player]}({action // 3},{action % 3})"
+
+    def __str__(self):
+        return f"{self._pos.board_string()}\n{self._pos.status_string()}"
+
+
+class ChanceTTTObserver(_common.TensorObserver):
+    """Tensor: planes (empty, x, o, blocked), player to move next, chance."""
+
+    def __init__(self, params):
+        super().__init__(params, {"board": (4, 3, 3), "player": (2,),
+                                  "chance": (1,)})
+
+    def fill(self, pos):
+        x, o, b, cp, nxt = pos
+        board = self.dict["board"]
+        for c in range(9):
+            plane = (1 if x >> c & 1 else 2 if o >> c & 1 else
+                     3 if b >> c & 1 else 0)
+            board[plane, c // 3, c % 3] = 1
+        if cp >= 0:
+            self.dict["player"][cp] = 1
+        elif cp == CHANCE:
+            self.dict["player"][nxt] = 1
+            self.dict["chance"][0] = 1
+
+
+class ChanceTTTEvaluator(_common.PositionEvaluator):
+    """Lines still open (no opponent stone, no block), weighted by stones.
+
+    One stone in an open line scores 1/9, two stones 1/3 (x plus, o minus);
+    the sum is squashed into [-0.99, 0.99].
+    """
+
+    position_type = ChanceTTTPosition
+    _W = (0.0, 1.0 / 9.0, 1.0 / 3.0, 1.0)
+
+    def __init__(self, game=None):
+        del game
+        super().__init__((-1.0, 1.0))
+
+    def value(self, pos):
+        x, o, b = pos[0], pos[1], pos[2]
+        w = self._W
+        s = 0.0
+        for m in _LINES:
+            if b & m:
+                continue
+            a, c = x & m, o & m
+            if a:
+                if not c:
+                    s += w[a.bit_count()]
+            elif c:
+                s -= w[c.bit_count()]
+        return _common.squash(s)
+
+
+pyspiel.register_game(_GAME_TYPE, ChanceTTTGame)

@@ -1,0 +1,118 @@
+"""Fast-path speed benchmark: tree expansion rate of positions vs C++ pig.
+
+``python -c "import games; games.measure_speed()"`` prints, for each game,
+nodes per second of a depth-limited full expansion (is_terminal,
+is_chance_node, legal_actions / chance_outcomes, child for every successor:
+what a search does per node, without evaluation) from sampled mid-game
+positions, for the fast-path position, for the pyspiel wrapper state, and for
+OpenSpiel's C++ ``pig`` states expanded by the same Python code. Rates use
+CPU time (time.process_time), so a busy shared machine does not skew them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Sequence
+
+import pyspiel
+
+DEFAULT_SPECS = ("dice(n=5,k=4)", "chance_tic_tac_toe",
+                 "ballard_tree(n=10,plies=3)")
+
+
+def _expand(node, depth: int) -> int:
+    """Full expansion to ``depth`` decision plies; returns nodes visited."""
+    if depth == 0 or node.is_terminal():
+        return 1
+    count = 1
+    if node.is_chance_node():
+        for action, _ in node.chance_outcomes():
+            count += _expand(node.child(action), depth)
+    else:
+        for action in node.legal_actions():
+            count += _expand(node.child(action), depth - 1)
+    return count
+
+
+def _samples(game: pyspiel.Game, count: int, plies: int, rng) -> list:
+    """Non-terminal states after up to ``plies`` random moves (chance too).
+
+    Walks that end in a terminal are retried with fewer plies, so short games
+    (a ballard_tree) still yield samples.
+    """
+    out = []
+    while len(out) < count:
+        state = game.new_initial_state()
+        for _ in range(rng.randint(0, plies)):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def _rate(roots: Sequence[Any], depth: int, seconds: float) -> float:
+    nodes, start = 0, time.process_time()
+    while True:
+        for root in roots:
+            nodes += _expand(root, depth)
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return nodes / elapsed
+
+
+def _pick_depth(roots: Sequence[Any], min_nodes: int, max_depth: int = 12
+                ) -> int:
+    depth = 1
+    while depth < max_depth and sum(_expand(r, depth) for r in roots) < min_nodes:
+        depth += 1
+    return depth
+
+
+def measure_speed(specs: Sequence[str] = DEFAULT_SPECS, seconds: float = 1.0,
+                  num_positions: int = 8, sample_plies: int = 8,
+                  reference: str = "pig", seed: int = 0,
+                  verbose: bool = True) -> dict[str, dict[str, float]]:
+    """Nodes/second of full expansion: fast path, wrapper state, reference.
+
+    Returns {spec: {"depth", "position_nodes_per_s", "state_nodes_per_s",
+    "ratio_to_reference"}} plus an entry for the reference game. Roughly
+    ``seconds`` per measured variant.
+    """
+    import games  # noqa: F401  (registers the games)
+
+    rng = random.Random(seed)
+    results: dict[str, dict[str, float]] = {}
+    ref_game = pyspiel.load_game(reference)
+    ref_roots = _samples(ref_game, num_positions, sample_plies, rng)
+    ref_depth = _pick_depth(ref_roots, 20000)
+    ref_rate = _rate(ref_roots, ref_depth, seconds)
+    results[reference] = {"depth": ref_depth, "state_nodes_per_s": ref_rate}
+    for spec in specs:
+        game = pyspiel.load_game(spec)
+        roots = _samples(game, num_positions, sample_plies, rng)
+        positions = [s.search_position() for s in roots]
+        depth = _pick_depth(positions, 20000)
+        pos_rate = _rate(positions, depth, seconds)
+        state_rate = _rate(roots, max(1, depth - 1), seconds)
+        results[spec] = {"depth": depth, "position_nodes_per_s": pos_rate,
+                         "state_nodes_per_s": state_rate,
+                         "ratio_to_reference": pos_rate / ref_rate}
+    if verbose:
+        print(f"{'game':32s} {'depth':>5s} {'position n/s':>13s} "
+              f"{'wrapper n/s':>12s} {'vs ' + reference:>8s}")
+        print(f"{reference + ' (C++ states)':32s} {ref_depth:5d} "
+              f"{'':>13s} {ref_rate:12,.0f} {1.0:8.2f}")
+        for spec in specs:
+            r = results[spec]
+            print(f"{spec:32s} {r['depth']:5d} "
+                  f"{r['position_nodes_per_s']:13,.0f} "
+                  f"{r['state_nodes_per_s']:12,.0f} "
+                  f"{r['ratio_to_reference']:8.2f}")
+    return results
