@@ -158,6 +158,9 @@ class Searcher:
         self.evaluator, game, self.player)
     self._eval_lower, self._eval_upper = self.lower_bound, self.upper_bound
     self._eval_takes_positions = bool(getattr(self.evaluator, "accepts_positions", False))
+    # Built-in evaluators offer player_value(): the same number, no array.
+    player_value = getattr(self.evaluator, "player_value", None)
+    self._player_value = player_value if callable(player_value) else None
     self.star1 = algorithm != "expectiminimax"
     self.probing = algorithm in ("star2", "chanceprobcut")
     self.probcut = probcut if algorithm == "chanceprobcut" else None
@@ -225,7 +228,10 @@ class Searcher:
   def _evaluate(self, node: Any) -> float:
     self.evaluations += 1
     target = node.to_state() if self._convert_leaves else node
-    value = float(self.evaluator.evaluate(target)[self.player])
+    if self._player_value is not None:
+      value = float(self._player_value(target, self.player))
+    else:
+      value = float(self.evaluator.evaluate(target)[self.player])
     if not self._eval_lower <= value <= self._eval_upper:
       raise LeafValueOutOfBounds(
           f"evaluator {type(self.evaluator).__name__} returned {value} for player "
