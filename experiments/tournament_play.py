@@ -1,0 +1,205 @@
+"""Plays one tournament game: the unit of work sent to worker processes.
+
+The runner plays the game loop itself rather than calling evaluate_bots, so it
+can (1) sample chance outcomes from the game pair's common random-number
+stream, (2) time each move and read the search bots' `last_search`, and
+(3) record a bot's exception as the game's result instead of crashing the run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+import traceback
+from typing import Any, Sequence
+
+import numpy as np
+import pyspiel
+
+try:  # Registers the custom games in every process that plays (workers included).
+    import games  # noqa: F401
+except Exception:  # pragma: no cover - tolerate a half-written games package
+    pass
+
+# Keys copied from a search bot's last_search into the per-move record.
+SEARCH_KEYS = ("nodes", "depth", "value")
+
+
+@dataclasses.dataclass(frozen=True)
+class GameTask:
+    """Everything one game needs; plain data so it pickles to any backend."""
+
+    id: str
+    game: str
+    specs: tuple[str, ...]          # bot spec per seat
+    bot_index: tuple[int, ...]      # index into the tournament's bot list, per seat
+    pairing: tuple[int, ...]        # bot indices of the pairing (one for one-player games)
+    game_index: int                 # index within the pairing
+    pair: int                       # game_index // 2: the two games sharing a chance stream
+    chance_seed: int
+    bot_seeds: tuple[int | None, ...]   # None: the spec keeps its own seed / takes none
+    max_moves: int
+
+
+def create_bot(spec: str, game: pyspiel.Game, player_id: int, seed: int | None) -> pyspiel.Bot:
+    """Builds one bot through the project factory; tests monkeypatch this hook."""
+    import bots  # imported late so a worker pays for it once, on first use
+
+    if seed is None:
+        return bots.make_bot(spec, game, player_id)
+    return bots.make_bot(spec, game, player_id, seed=seed)
+
+
+@functools.lru_cache(maxsize=8)
+def load_game(game_string: str) -> pyspiel.Game:
+    return pyspiel.load_game(game_string)
+
+
+class ChanceStream:
+    """Common random numbers: the k-th chance event consumes the k-th uniform draw.
+
+    Two games built from the same seed therefore get the same outcome at their
+    k-th chance event whenever the two chance nodes have the same distribution.
+    """
+
+    def __init__(self, seed: int):
+        self._rng = np.random.Generator(np.random.PCG64(seed))
+
+    def sample(self, outcomes: Sequence[tuple[int, float]]) -> int:
+        return outcome_for(self._rng.random(), outcomes)
+
+
+def outcome_for(u: float, outcomes: Sequence[tuple[int, float]]) -> int:
+    """Inverse-CDF map of u in [0, 1) through the outcomes in their given order."""
+    total = sum(p for _, p in outcomes)
+    x = u * total
+    acc = 0.0
+    for action, prob in outcomes:
+        acc += prob
+        if x < acc:
+            return int(action)
+    return int(outcomes[-1][0])  # rounding: u*total landed on the last edge
+
+
+def _restart(bot: pyspiel.Bot, state: pyspiel.State) -> None:
+    """restart_at as evaluate_bots does; Python bots that lack it get restart()."""
+    for cls in type(bot).__mro__:
+        if cls is pyspiel.Bot:
+            break  # reached the abstract base: nobody implements restart_at
+        if cls.__module__ == "pyspiel" or "restart_at" in cls.__dict__:
+            bot.restart_at(state)  # a C++ bot or a Python override
+            return
+    if type(bot) is pyspiel.Bot:  # C++ bot exposed as the base type (uniform random)
+        bot.restart_at(state)
+        return
+    bot.restart()  # Python bot without restart_at: pyspiel.Bot's would raise
+
+
+def _winner(returns: list[float]) -> int | None:
+    """Seat with the strictly highest return (two players); None for a draw or one player."""
+    if len(returns) != 2 or returns[0] == returns[1]:
+        return None
+    return 0 if returns[0] > returns[1] else 1
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    """Plays `task` to the end (or to max_moves decisions) and returns its record."""
+    start = time.perf_counter()
+    cpu_start = time.process_time()
+    n_seats = len(task.specs)
+    history: list[int] = []
+    search: list[dict[str, Any]] = []
+    seconds_by_seat = [0.0] * n_seats
+    moves_by_seat = [0] * n_seats
+    state = None
+    error = None
+    error_seat = None
+    cut_off = False
+    acting: int | None = None
+    try:
+        game = load_game(task.game)
+        state = game.new_initial_state()
+        bots_by_seat = []
+        for seat, (spec, seed) in enumerate(zip(task.specs, task.bot_seeds)):
+            acting = seat
+            bots_by_seat.append(create_bot(spec, game, seat, seed))
+        for seat, bot in enumerate(bots_by_seat):
+            acting = seat
+            _restart(bot, state)
+        acting = None
+        stream = ChanceStream(task.chance_seed)
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                player = pyspiel.PlayerId.CHANCE
+                action = stream.sample(state.chance_outcomes())
+            else:
+                if decisions >= task.max_moves:
+                    cut_off = True
+                    break
+                player = state.current_player()
+                bot = bots_by_seat[player]
+                acting = player
+                t0 = time.perf_counter()
+                action = int(bot.step(state))
+                seconds = time.perf_counter() - t0
+                if action not in state.legal_actions():
+                    raise ValueError(f"bot {task.specs[player]!r} (seat {player}) chose illegal "
+                                     f"action {action} in state:\n{state}")
+                seconds_by_seat[player] += seconds
+                moves_by_seat[player] += 1
+                decisions += 1
+                last = getattr(bot, "last_search", None)
+                if isinstance(last, dict):
+                    move = {"player": player, "action": action, "seconds": round(seconds, 6)}
+                    for key in SEARCH_KEYS:
+                        move[key] = _plain(last.get(key))
+                    search.append(move)
+            for seat, other in enumerate(bots_by_seat):
+                if seat != player:
+                    acting = seat
+                    other.inform_action(state, player, action)
+            acting = None
+            history.append(int(action))
+            state.apply_action(action)
+    except Exception as e:  # a failing bot voids its game, not the tournament
+        error = "".join(traceback.format_exception(type(e), e, e.__traceback__))
+        error_seat = acting
+    returns = None if error or state is None else [float(r) for r in state.returns()]
+    return {
+        "id": task.id,
+        "game": task.game,
+        "bots": list(task.specs),
+        "bot_index": list(task.bot_index),
+        "pairing": list(task.pairing),
+        "game_index": task.game_index,
+        "pair": task.pair,
+        "seed": {"chance": task.chance_seed, "bots": list(task.bot_seeds)},
+        "returns": returns,
+        "winner": None if returns is None else _winner(returns),
+        "moves": sum(moves_by_seat),
+        "chance_events": len(history) - sum(moves_by_seat),
+        "cut_off": cut_off,
+        "error": error,
+        "error_seat": error_seat,
+        "moves_by_seat": moves_by_seat,
+        "seconds_by_seat": seconds_by_seat,
+        "seconds": time.perf_counter() - start,
+        # CPU time of this worker for the game: far below "seconds" means the
+        # process was starved (a busy machine), not that the bots thought longer.
+        "cpu_seconds": time.process_time() - cpu_start,
+        "history": history,
+        "search": search,
+    }
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars and the like to JSON-friendly Python values."""
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)

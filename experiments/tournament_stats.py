@@ -1,0 +1,192 @@
+"""Statistics over tournament game records: scores, intervals, pentanomials, Elo, search effort.
+
+Only games without an error count. A game cut off at --max_moves counts with
+the returns it had at the cut (for pig and most OpenSpiel games: 0 each, a draw).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion; draws enter `score` as halves."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = score / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def valid(records: Iterable[dict]) -> list[dict]:
+    return [r for r in records if r.get("error") is None and r.get("returns") is not None]
+
+
+def game_score(record: dict, bot: int) -> float:
+    """1, 0.5 or 0 for `bot` (a bot index) in a two-player record."""
+    seat = record["bot_index"].index(bot)
+    winner = record["winner"]
+    return 0.5 if winner is None else float(winner == seat)
+
+
+def pairing_stats(records: Sequence[dict], a: int, b: int) -> dict[str, Any]:
+    """Results of bot a against bot b, from a's point of view."""
+    mine = [r for r in records if sorted(r["pairing"]) == sorted([a, b])]
+    good = valid(mine)
+    by_seat = {0: [0, 0, 0], 1: [0, 0, 0]}  # a's W, D, L when a sits in that seat
+    for r in good:
+        s = game_score(r, a)
+        by_seat[r["bot_index"].index(a)][0 if s == 1 else 1 if s == 0.5 else 2] += 1
+    w = by_seat[0][0] + by_seat[1][0]
+    d = by_seat[0][1] + by_seat[1][1]
+    l = by_seat[0][2] + by_seat[1][2]
+    n = w + d + l
+    score = w + 0.5 * d
+    pairs: dict[int, list[dict]] = defaultdict(list)
+    for r in good:
+        pairs[r["pair"]].append(r)
+    penta = [0] * 5  # a's pair score 0, 0.5, 1, 1.5, 2
+    for games in pairs.values():
+        if len(games) == 2:
+            penta[int(round(2 * sum(game_score(r, a) for r in games)))] += 1
+    lo, hi = wilson_interval(score, n)
+    return {
+        "bot": a, "opponent": b, "games": n, "wins": w, "draws": d, "losses": l,
+        "seat0": by_seat[0], "seat1": by_seat[1],
+        "score": score / n if n else float("nan"), "score_lo": lo, "score_hi": hi,
+        "pentanomial": penta,
+        "errors": sum(1 for r in mine if r.get("error") is not None),
+        "cut_offs": sum(1 for r in good if r.get("cut_off")),
+    }
+
+
+def _elo_fit(wins: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """Elo ratings from win/draw count matrices (OpenSpiel's pyspiel.elo), the first at 0."""
+    import pyspiel
+
+    ratings = np.array(pyspiel.elo.compute_ratings_from_matrices(
+        wins.astype(int).tolist(), draws.astype(int).tolist()))
+    return ratings - ratings[0]
+
+
+def elo_table(records: Sequence[dict], n_bots: int, bootstrap: int = 1000,
+              seed: int = 0) -> dict[int, dict[str, float]]:
+    """Elo per bot relative to the first rated bot (0) with a 95% percentile-bootstrap interval.
+
+    Anchoring on one bot, not on the mean, keeps a bot that wins or loses
+    every game (whose rating only the fit's smoothing bounds) from widening
+    everyone else's interval. The resampled unit is a game pair (the two
+    seat-swapped games sharing dice), drawn with replacement within each
+    pairing, so the interval keeps the variance reduction that common random
+    numbers buy. Bots without a valid game are left out.
+    """
+    good = valid(records)
+    rated = sorted({b for r in good for b in r["bot_index"]})
+    if len(rated) < 2:
+        return {}
+    pos = {b: k for k, b in enumerate(rated)}
+    m = len(rated)
+    units: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+    for r in good:
+        key = (tuple(r["pairing"]), r["pair"])
+        w, d = units.setdefault(key, (np.zeros((m, m)), np.zeros((m, m))))
+        x, y = (pos[b] for b in r["bot_index"])
+        if r["winner"] is None:
+            d[x, y] += 1
+            d[y, x] += 1
+        elif r["winner"] == 0:
+            w[x, y] += 1
+        else:
+            w[y, x] += 1
+    keys = sorted(units)
+    unit_w = np.stack([units[k][0] for k in keys])
+    unit_d = np.stack([units[k][1] for k in keys])
+    point = _elo_fit(unit_w.sum(0), unit_d.sum(0))
+    strata: dict[tuple, list[int]] = defaultdict(list)
+    for idx, k in enumerate(keys):
+        strata[k[0]].append(idx)
+    rng = np.random.default_rng(seed)
+    samples = []
+    for _ in range(bootstrap):
+        idx = np.concatenate([rng.choice(v, size=len(v), replace=True) for v in strata.values()])
+        samples.append(_elo_fit(unit_w[idx].sum(0), unit_d[idx].sum(0)))
+    table = {}
+    arr = np.array(samples) if samples else None
+    for b in rated:
+        k = pos[b]
+        lo, hi = (np.percentile(arr[:, k], [2.5, 97.5]) if arr is not None
+                  else (float("nan"), float("nan")))
+        games = sum(1 for r in good if b in r["bot_index"])
+        table[b] = {"elo": float(point[k]), "elo_lo": float(lo), "elo_hi": float(hi),
+                    "games": games}
+    return table
+
+
+def search_stats(records: Sequence[dict], n_bots: int) -> dict[int, dict[str, float]]:
+    """Per bot: seconds per move (all bots) and nodes/seconds/depth per searched move."""
+    moves = [0] * n_bots
+    secs = [0.0] * n_bots
+    per_move: dict[int, dict[str, list]] = {b: defaultdict(list) for b in range(n_bots)}
+    for r in valid(records):
+        for seat, b in enumerate(r["bot_index"]):
+            moves[b] += r["moves_by_seat"][seat]
+            secs[b] += r["seconds_by_seat"][seat]
+        for mv in r.get("search", []):
+            b = r["bot_index"][mv["player"]]
+            for key in ("nodes", "seconds", "depth"):
+                if isinstance(mv.get(key), (int, float)):
+                    per_move[b][key].append(mv[key])
+    out = {}
+    for b in range(n_bots):
+        row: dict[str, float] = {"moves": moves[b],
+                                 "seconds_mean_all": (secs[b] / moves[b] if moves[b]
+                                                      else float("nan")),
+                                 "searched_moves": len(per_move[b]["seconds"])}
+        for key in ("nodes", "seconds", "depth"):
+            vals = per_move[b][key]
+            row[f"{key}_mean"] = float(np.mean(vals)) if vals else float("nan")
+            row[f"{key}_median"] = float(np.median(vals)) if vals else float("nan")
+        total_s = sum(per_move[b]["seconds"])
+        row["nodes_per_second"] = (sum(per_move[b]["nodes"]) / total_s
+                                   if per_move[b]["nodes"] and total_s > 0 else float("nan"))
+        out[b] = row
+    return out
+
+
+def solo_stats(records: Sequence[dict], bot: int) -> dict[str, float]:
+    """Score statistics of one bot in a one-player game (score = its return)."""
+    scores = np.array([r["returns"][0] for r in valid(records) if r["bot_index"][0] == bot])
+    mine = [r for r in records if r["bot_index"][0] == bot]
+    n = len(scores)
+    row: dict[str, float] = {"bot": bot, "games": n,
+                             "errors": sum(1 for r in mine if r.get("error") is not None),
+                             "cut_offs": sum(1 for r in valid(mine) if r.get("cut_off"))}
+    if n == 0:
+        return row | {k: float("nan") for k in ("mean", "std", "ci_lo", "ci_hi", "median",
+                                                 "min", "max")}
+    std = float(scores.std(ddof=1)) if n > 1 else 0.0
+    half = Z95 * std / math.sqrt(n)
+    mean = float(scores.mean())
+    return row | {"mean": mean, "std": std, "ci_lo": mean - half, "ci_hi": mean + half,
+                  "median": float(np.median(scores)), "min": float(scores.min()),
+                  "max": float(scores.max())}
+
+
+def score_matrix(records: Sequence[dict], n_bots: int) -> np.ndarray:
+    """m[i, j] = bot i's score against bot j (NaN where they did not meet)."""
+    m = np.full((n_bots, n_bots), np.nan)
+    for i in range(n_bots):
+        for j in range(n_bots):
+            if i != j:
+                st = pairing_stats(records, i, j)
+                if st["games"]:
+                    m[i, j] = st["score"]
+    return m

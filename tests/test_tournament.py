@@ -1,0 +1,308 @@
+"""Tests of the tournament runner (experiments.tournament) and the output-folder utilities."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pyspiel
+import pytest
+
+from experiments import results_io, tournament, tournament_play
+from experiments.tournament_exec import ray_available
+from experiments.tournament_play import ChanceStream, outcome_for, play_game
+from experiments.tournament_schedule import build_tasks
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GAME = "pig(winscore=20)"
+FIXED = ["expectiminimax(max_depth=1)", "star2(max_depth=2)", "random"]
+TIMING_KEYS = ("seconds", "seconds_by_seat", "cpu_seconds")
+
+
+def config(bots=FIXED, game=GAME, games_per_pair=4, seed=7, max_moves=1000,
+           schedule="round_robin") -> dict:
+    return {"program": "experiments.tournament", "game": game, "bots": list(bots),
+            "schedule": schedule, "games_per_pair": games_per_pair, "seed": seed,
+            "max_moves": max_moves}
+
+
+def run(cfg: dict, out, **kwargs) -> tournament.Summary:
+    kwargs.setdefault("bootstrap", 50)
+    kwargs.setdefault("plots", False)
+    kwargs.setdefault("progress", False)
+    return tournament.run_tournament(cfg, str(out), **kwargs)
+
+
+def records(out) -> list[dict]:
+    return list(results_io.read_records(os.path.join(str(out), "games.jsonl")).values())
+
+
+def without_timing(recs: list[dict]) -> dict[str, dict]:
+    """Records keyed by id with the wall-clock fields removed (they are never reproducible)."""
+    clean = {}
+    for r in recs:
+        r = {k: v for k, v in r.items() if k not in TIMING_KEYS}
+        r["search"] = [{k: v for k, v in mv.items() if k != "seconds"} for mv in r["search"]]
+        clean[r["id"]] = r
+    return clean
+
+
+def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "experiments.tournament", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+# ---- the real bot factory ------------------------------------------------------------------
+
+
+def test_runner_uses_the_project_bot_factory():
+    import bots
+
+    game = pyspiel.load_game(GAME)
+    bot = tournament_play.create_bot("star2(max_depth=1)", game, 0, 3)
+    assert callable(bots.make_bot)
+    state = game.new_initial_state()
+    assert bot.step(state) in state.legal_actions()
+    assert isinstance(bot.last_search, dict)
+
+
+# ---- results_io ----------------------------------------------------------------------------
+
+
+def test_truncated_last_line_is_repaired_and_appending_goes_on(tmp_path):
+    cfg = {"program": "x", "n": 1}
+    assert results_io.prepare_output_dir(str(tmp_path), cfg, records_file="r.jsonl") == {}
+    path = tmp_path / "r.jsonl"
+    for i in range(3):
+        results_io.append_record(str(path), {"id": f"a{i}", "v": i})
+    with open(path, "a") as f:
+        f.write('{"id": "a3", "v"')  # what a SIGKILL during a write leaves
+    existing = results_io.prepare_output_dir(str(tmp_path), cfg, records_file="r.jsonl")
+    assert sorted(existing) == ["a0", "a1", "a2"]
+    assert path.read_text().endswith("}\n")
+    results_io.append_record(str(path), {"id": "a3", "v": 3})
+    assert sorted(results_io.read_records(str(path))) == ["a0", "a1", "a2", "a3"]
+    stored = json.loads((tmp_path / "config.json").read_text())
+    assert stored["config"] == cfg and len(stored["runs"]) == 2
+    assert "versions" in stored["runs"][0]["metadata"]
+
+
+def test_corrupt_middle_line_is_an_error_not_silently_dropped(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"id": "a"}\nnot json\n{"id": "b"}\n')
+    with pytest.raises(results_io.OutputDirError, match="line 2"):
+        results_io.read_records(str(path))
+
+
+def test_different_config_on_existing_folder_is_refused(tmp_path):
+    results_io.prepare_output_dir(str(tmp_path), {"game": "pig", "seed": 1})
+    with pytest.raises(results_io.OutputDirError, match="different configuration.*seed"):
+        results_io.prepare_output_dir(str(tmp_path), {"game": "pig", "seed": 2})
+    results_io.prepare_output_dir(str(tmp_path), {"game": "pig", "seed": 1})  # same: resumes
+
+
+def test_records_without_config_are_not_adopted(tmp_path):
+    (tmp_path / "records.jsonl").write_text('{"id": "a"}\n')
+    with pytest.raises(results_io.OutputDirError, match="unknown origin"):
+        results_io.prepare_output_dir(str(tmp_path), {"game": "pig"})
+
+
+# ---- common random numbers -----------------------------------------------------------------
+
+
+def test_outcome_for_inverts_the_cumulative_distribution():
+    outcomes = [(3, 0.2), (5, 0.5), (9, 0.3)]
+    assert [outcome_for(u, outcomes) for u in (0.0, 0.19, 0.2, 0.69, 0.7, 0.999999)] == \
+        [3, 3, 5, 5, 9, 9]
+    stream = ChanceStream(1)
+    counts = {a: 0 for a, _ in outcomes}
+    for _ in range(20000):
+        counts[stream.sample(outcomes)] += 1
+    assert abs(counts[5] / 20000 - 0.5) < 0.02
+
+
+def _chance_outcomes(record: dict) -> list[int]:
+    state = pyspiel.load_game(record["game"]).new_initial_state()
+    chance = []
+    for action in record["history"]:
+        if state.is_chance_node():
+            chance.append(action)
+        state.apply_action(action)
+    return chance
+
+
+def test_paired_games_share_their_dice():
+    # Different bots, different moves: pig's die has the same distribution at every roll,
+    # so the k-th roll of the two seat-swapped games must coincide for all k.
+    specs = ["random", "expectiminimax(max_depth=1)"]
+    tasks = build_tasks(GAME, specs, 2, "round_robin", 4, 3, 1000, [True, True])
+    recs = {t.id: play_game(t) for t in tasks}
+    for pair in (0, 1):
+        a, b = recs[f"0v1#{2 * pair}"], recs[f"0v1#{2 * pair + 1}"]
+        assert a["bot_index"] == [0, 1] and b["bot_index"] == [1, 0]
+        assert a["seed"]["chance"] == b["seed"]["chance"]
+        ca, cb = _chance_outcomes(a), _chance_outcomes(b)
+        k = min(len(ca), len(cb))
+        assert k > 5 and ca[:k] == cb[:k]
+    assert _chance_outcomes(recs["0v1#0"])[:20] != _chance_outcomes(recs["0v1#2"])[:20]
+
+
+def test_identical_bots_replay_the_same_game_in_both_seats():
+    # With the same deterministic bot in both seats the states coincide, hence so do all
+    # chance outcomes: the two games of a pair are the same game.
+    spec = "star2(max_depth=2)"
+    tasks = build_tasks(GAME, [spec, spec], 2, "round_robin", 2, 5, 1000, [True, True])
+    a, b = (play_game(t) for t in tasks)
+    assert a["history"] == b["history"] and a["returns"] == b["returns"]
+
+
+# ---- whole tournaments ---------------------------------------------------------------------
+
+
+def test_local_pool_and_ray_give_identical_results(tmp_path):
+    bots = FIXED + ["mcts(max_simulations=20)"]
+    cfg = config(bots=bots, games_per_pair=2)
+    serial = run(cfg, tmp_path / "serial", workers=1)
+    pool = run(cfg, tmp_path / "pool", workers=2)
+    expected = without_timing(records(tmp_path / "serial"))
+    assert len(expected) == 12 and all(r["error"] is None for r in expected.values())
+    assert without_timing(records(tmp_path / "pool")) == expected
+    assert serial.result_lines() == pool.result_lines()
+    searched = [mv for r in expected.values() for mv in r["search"]]
+    assert searched and {"player", "action", "nodes", "depth", "value"} <= set(searched[0])
+    if not ray_available():
+        pytest.skip("ray is not installed (pip install 'starspiel[ray]'): only local compared")
+    run(cfg, tmp_path / "ray", workers=2, executor="ray")
+    assert without_timing(records(tmp_path / "ray")) == expected
+
+
+def test_ray_executor_without_ray_says_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(tournament, "ray_available", lambda: False)
+    with pytest.raises(tournament.TournamentError, match=r"pip install 'starspiel\[ray\]'"):
+        run(config(), tmp_path, executor="ray")
+
+
+def test_bot_error_is_recorded_and_the_other_games_finish(tmp_path, monkeypatch):
+    cfg = config(bots=["flaky", "random"], games_per_pair=4)
+    tasks = build_tasks(GAME, cfg["bots"], 2, "round_robin", 4, cfg["seed"], 1000, [True, True])
+    doomed = next(t for t in tasks if t.id == "0v1#1")
+    doomed_seed = doomed.bot_seeds[doomed.bot_index.index(0)]
+    real_create = tournament_play.create_bot
+
+    class Flaky(pyspiel.Bot):
+        def __init__(self, inner, fail):
+            pyspiel.Bot.__init__(self)
+            self.inner, self.fail = inner, fail
+
+        def step(self, state):
+            if self.fail:
+                raise RuntimeError("flaky bot exploded")
+            return self.inner.step(state)
+
+    def create(spec, game, player_id, seed):
+        if spec == "flaky":
+            return Flaky(real_create("random", game, player_id, seed), seed == doomed_seed)
+        return real_create(spec, game, player_id, seed)
+
+    monkeypatch.setattr(tournament_play, "create_bot", create)
+    summary = run(cfg, tmp_path, workers=1)
+    recs = {r["id"]: r for r in records(tmp_path)}
+    assert len(recs) == 4
+    bad = recs["0v1#1"]
+    assert "RuntimeError: flaky bot exploded" in bad["error"] and "Traceback" in bad["error"]
+    assert bad["error_seat"] == 1 and bad["returns"] is None
+    assert all(r["error"] is None and r["returns"] for k, r in recs.items() if k != "0v1#1")
+    assert summary.pairings[0]["errors"] == 1 and summary.pairings[0]["games"] == 3
+    assert "1 errors" in summary.result_lines()[0]
+
+
+def test_cut_off_games_are_recorded_with_their_returns(tmp_path):
+    run(config(bots=["random", "random"], games_per_pair=2, max_moves=3), tmp_path, workers=1)
+    for r in records(tmp_path):
+        assert r["cut_off"] and r["moves"] == 3 and r["returns"] == [0.0, 0.0]
+        assert r["winner"] is None
+
+
+def test_one_player_game_reports_score_statistics(tmp_path):
+    summary = run(config(bots=["expectiminimax(max_depth=2)", "random"], game="catch",
+                         games_per_pair=3), tmp_path, workers=1, plots=True)
+    assert [s["games"] for s in summary.scores] == [3, 3]
+    md = (tmp_path / "summary.md").read_text()
+    assert "## Scores" in md and "95% CI" in md
+    ids = sorted(r["id"] for r in records(tmp_path))
+    assert ids == ["0#0", "0#1", "0#2", "1#0", "1#1", "1#2"]
+    # Common dice across bots: game k of every bot starts from the same ball column.
+    recs = {r["id"]: r for r in records(tmp_path)}
+    assert recs["0#1"]["history"][0] == recs["1#1"]["history"][0]
+
+
+def test_summary_files(tmp_path):
+    summary = run(config(games_per_pair=4), tmp_path, workers=1, plots=True)
+    md = (tmp_path / "summary.md").read_text()
+    for heading in ("## Pairings", "## Elo", "## Search effort per move", "pentanomial"):
+        assert heading in md
+    header = (tmp_path / "summary.csv").read_text().splitlines()[0]
+    assert header == "section,bot,opponent,seat,metric,value"
+    assert (tmp_path / "score_matrix.png").exists() and (tmp_path / "nodes_per_move.png").exists()
+    for p in summary.pairings:
+        assert p["games"] == 4 and sum(p["pentanomial"]) == 2
+        assert p["score_lo"] <= p["score"] <= p["score_hi"]
+    assert len(summary.result_lines()) == 3
+    assert set(summary.elo) == {0, 1, 2}
+
+
+# ---- the command line ----------------------------------------------------------------------
+
+
+def test_sigkill_mid_run_then_resume_plays_every_game_exactly_once(tmp_path):
+    out = tmp_path / "run"
+    args = [f"--game={GAME}", "--bot=expectiminimax(max_depth=2)", "--bot=random",
+            "--games_per_pair=40", "--workers=1", "--seed=3", f"--out={out}", "--noplots"]
+    path = out / "games.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.tournament", *args], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if path.exists() and path.read_text().count("\n") >= 5:
+            break
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+    before = path.read_text().count("\n")
+    assert 5 <= before < 40
+    with open(path, "a") as f:
+        f.write('{"id": "0v1#39", "ret')  # and a torn last line on top
+    done = cli(*args)
+    assert done.returncode == 0, done.stderr
+    assert f"{before} of 40 games already played" in done.stdout
+    ids = [json.loads(line)["id"] for line in path.read_text().splitlines()]
+    assert len(ids) == 40 and sorted(ids) == sorted(f"0v1#{k}" for k in range(40))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--game=no_such_game"], "unknown game 'no_such_game'"),
+    (["--game=pig(no_param=1)"], "cannot load game"),
+    (["--bot=star2(max_depht=2)", "--bot=random"], "bad bot spec 'star2(max_depht=2)'"),
+    (["--bot=nosuchbot", "--bot=random"], "bad bot spec 'nosuchbot'"),
+    (["--game=2048", "--bot=mcts", "--bot=random"], "intermediate rewards"),
+    (["--bot=random", "--bot=random", "--out=/dev/null/sub"], "cannot create output folder"),
+])
+def test_bad_flags_give_a_message_and_nonzero_exit(args, message, tmp_path):
+    if not any(a.startswith("--out") for a in args):
+        args = [*args, f"--out={tmp_path / 'out'}"]
+    done = cli(*args, "--games_per_pair=1")
+    assert done.returncode != 0
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_different_configuration_on_existing_folder_is_refused_by_the_cli(tmp_path):
+    run(config(bots=["random", "random"], games_per_pair=2), tmp_path, workers=1)
+    done = cli(f"--game={GAME}", "--bot=random", "--bot=random", "--games_per_pair=3",
+               "--seed=7", f"--out={tmp_path}")
+    assert done.returncode != 0 and "different configuration" in done.stderr
+    assert "games_per_pair" in done.stderr and "Traceback" not in done.stderr
