@@ -36,7 +36,7 @@ from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
 ALGORITHMS = ("expectiminimax", "star1", "star2", "chanceprobcut")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 INF = math.inf
-_TIME_CHECK_INTERVAL = 256
+_TIME_CHECK_INTERVAL = 64
 
 STAT_KEYS = ("nodes", "leaves", "evaluations", "probe_nodes", "tt_hits",
              "cutoffs_alpha_beta", "cutoffs_star1", "cutoffs_star2_probe",
