@@ -174,6 +174,7 @@ class Searcher:
     self._num_actions = game.num_distinct_actions()
     self.deadline: float | None = None
     self._convert_leaves = False
+    self._cache_leaves = False
     self.reset_stats()
 
   # ----------------------------------------------------------------- public
@@ -210,6 +211,7 @@ class Searcher:
     node = to_search_node(state)
     if self._custom_key is None:
       self.key_fn = self._state_key if node is state else _position_key
+    self._cache_leaves = self.table is not None and self.key_fn is not _history_key
     self._convert_leaves = node is not state and not self._eval_takes_positions
     if self.table is not None:
       self.table.new_search()
@@ -222,6 +224,9 @@ class Searcher:
 
   def _tick(self) -> None:
     self._next_time_check = self.nodes + _TIME_CHECK_INTERVAL
+    self._check_clock()
+
+  def _check_clock(self) -> None:
     if self.deadline is not None and time.perf_counter() >= self.deadline:
       raise SearchTimeout()
 
@@ -313,12 +318,29 @@ class Searcher:
         return self._terminal_value(node)
       if depth == 0:
         self.leaves += 1
-        return self._evaluate(node)
+        return self._leaf(node)
       return self._chance(node, depth, alpha, beta)
     if depth == 0:
       self.leaves += 1
-      return self._evaluate(node)
+      return self._leaf(node)
     return self._decision(node, player, depth, alpha, beta)
+
+  def _leaf(self, node: Any) -> float:
+    """A frontier value, from the table when the same position was evaluated.
+
+    Only where keys find transpositions (not history keys); a table entry of
+    depth 0 is exactly the evaluator's value, so this never changes a result.
+    """
+    if not self._cache_leaves:
+      return self._evaluate(node)
+    key = self.key_fn(node)
+    entry = self.table.get(key)
+    if entry is not None and entry[DEPTH] == 0:
+      self.tt_hits += 1
+      return entry[LOWER]
+    value = self._evaluate(node)
+    self.table.store(key, 0, value, value, None)
+    return value
 
   def _decision(self, node: Any, player: int, depth: int, alpha: float,
                 beta: float, probed: tuple | None = None) -> float:
@@ -436,7 +458,7 @@ class Searcher:
     lo = [low_bound] * count
     hi = [high_bound] * count
     need_children = self.probing or self.table is not None
-    children = [node.child(action) for action, _ in outcomes] if need_children else None
+    children = self._expand(node, outcomes) if need_children else None
     probes: list | None = [None] * count if self.probing and self.reuse_probes else None
 
     if need_children:
@@ -501,13 +523,27 @@ class Searcher:
       done += prob * value
     return done
 
+  def _expand(self, node: Any, outcomes: list) -> list:
+    """All outcome children, with the clock checked on huge chance nodes."""
+    if len(outcomes) <= _TIME_CHECK_INTERVAL or self.deadline is None:
+      return [node.child(action) for action, _ in outcomes]
+    children = []
+    for start in range(0, len(outcomes), _TIME_CHECK_INTERVAL):
+      self._check_clock()
+      children.extend(node.child(action)
+                      for action, _ in outcomes[start:start + _TIME_CHECK_INTERVAL])
+    return children
+
   def _known_child_bounds(self, children: list, depth: int, lo: list,
                           hi: list) -> list[bool]:
     """Terminal children are exact; table entries of this depth bound the rest."""
     exact = [False] * len(children)
     table = self.table
     key_fn = self.key_fn
+    check_clock = len(children) > _TIME_CHECK_INTERVAL and self.deadline is not None
     for i, child in enumerate(children):
+      if check_clock and i % _TIME_CHECK_INTERVAL == 0:
+        self._check_clock()
       player = child.current_player()
       if player < 0 and player != CHANCE:
         self.nodes += 1

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Hashable
 
-# Entry layout: [depth, lower, upper, best_action, generation]
+# Entry layout (a tuple: the garbage collector skips untracked tuples of
+# numbers, so large tables add no collection pauses):
+# (depth, lower, upper, best_action, generation)
 DEPTH, LOWER, UPPER, MOVE, GENERATION = range(5)
 
 
@@ -31,7 +33,7 @@ class TranspositionTable:
       raise ValueError(f"tt_size must be >= 1 for a table, got {capacity}")
     self.capacity = int(capacity)
     self.generation = 0
-    self.entries: dict[Hashable, list[Any]] = {}
+    self.entries: dict[Hashable, tuple] = {}
     self.evictions = 0
 
   def __len__(self) -> int:
@@ -44,7 +46,7 @@ class TranspositionTable:
   def clear(self) -> None:
     self.entries.clear()
 
-  def get(self, key: Hashable) -> list[Any] | None:
+  def get(self, key: Hashable) -> tuple | None:
     return self.entries.get(key)
 
   def store(self, key: Hashable, depth: int, lower: float, upper: float,
@@ -52,7 +54,7 @@ class TranspositionTable:
     entries = self.entries
     if key not in entries and len(entries) >= self.capacity:
       self._make_room()
-    entries[key] = [depth, lower, upper, move, self.generation]
+    entries[key] = (depth, lower, upper, move, self.generation)
 
   def _make_room(self) -> None:
     target = self.capacity - max(1, self.capacity // 4)
