@@ -38,6 +38,8 @@ from typing import Any, Sequence
 
 from absl import app, flags
 
+from experiments import cli
+
 from experiments import benchmark_core as core
 from experiments import benchmark_report as report
 from experiments import results_io
@@ -76,36 +78,36 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 SECTIONS = ("fixed", "overrun", "nps")
 
-FLAGS = flags.FLAGS
-flags.DEFINE_enum("preset", "full", list(PRESETS), "Defaults for every flag left unset.")
-flags.DEFINE_bool("quick", False, "Shorthand for --preset=quick (CI smoke run).")
-flags.DEFINE_string("games", None, "Comma-separated game strings (commas inside "
+FLAGS, _define = cli.program_flags()
+_define.enum("preset", "full", list(PRESETS), "Defaults for every flag left unset.")
+_define.bool("quick", False, "Shorthand for --preset=quick (CI smoke run).")
+_define.string("games", None, "Comma-separated game strings (commas inside "
                     "parentheses belong to the game), e.g. 'pig,dice(n=5,k=4)'.")
-flags.DEFINE_string("depths", None, "Depths in decision plies: '1,2' or '1-3' for every "
+_define.string("depths", None, "Depths in decision plies: '1,2' or '1-3' for every "
                     "game, or per game 'pig:1-6;backgammon:1,2' (a bare entry is the "
                     "default for the others).")
-flags.DEFINE_string("positions", None, "Positions per game: '10' or 'backgammon:20;10'.")
-flags.DEFINE_integer("seed", 0, "Seed of the position sampler and the time-limited games.",
+_define.string("positions", None, "Positions per game: '10' or 'backgammon:20;10'.")
+_define.integer("seed", 0, "Seed of the position sampler and the time-limited games.",
                      lower_bound=0)
-flags.DEFINE_integer("repeats", None, "Time each fixed-depth search this many times and keep "
+_define.integer("repeats", None, "Time each fixed-depth search this many times and keep "
                      "the fastest, on both sides (preset: full 3, quick 1).", lower_bound=1)
-flags.DEFINE_enum("clock", "cpu", list(core.CLOCKS), "Clock of the fixed-depth and "
+_define.enum("clock", "cpu", list(core.CLOCKS), "Clock of the fixed-depth and "
                   "nodes-per-second timings: cpu (this thread's CPU time; stable on a shared "
                   "machine) or wall. Both are recorded; time-limited moves always use wall.")
-flags.DEFINE_integer("tt_size", 100_000, "Table entries of the star2+tt runs.", lower_bound=1)
-flags.DEFINE_list("algorithms", list(core.ALGORITHM_LABELS),
+_define.integer("tt_size", 100_000, "Table entries of the star2+tt runs.", lower_bound=1)
+_define.list("algorithms", list(core.ALGORITHM_LABELS),
                   f"Subset of {', '.join(core.ALGORITHM_LABELS)}.")
-flags.DEFINE_list("sections", list(SECTIONS), f"Subset of {', '.join(SECTIONS)}.")
-flags.DEFINE_float("time_limit", 0.05, "Seconds per move in the time-limited section.")
-flags.DEFINE_string("overrun_bot", "star2", "Search bot name for the time-limited moves.")
-flags.DEFINE_string("overrun_games", None, "Games of the time-limited section.")
-flags.DEFINE_integer("overrun_moves", None, "Timed moves per game in that section.",
+_define.list("sections", list(SECTIONS), f"Subset of {', '.join(SECTIONS)}.")
+_define.float("time_limit", 0.05, "Seconds per move in the time-limited section.")
+_define.string("overrun_bot", "star2", "Search bot name for the time-limited moves.")
+_define.string("overrun_games", None, "Games of the time-limited section.")
+_define.integer("overrun_moves", None, "Timed moves per game in that section.",
                      lower_bound=1)
-flags.DEFINE_string("nps", None, "Games and depths of the nodes-per-second section, "
+_define.string("nps", None, "Games and depths of the nodes-per-second section, "
                     "e.g. 'dice(n=5,k=4):5;pig:6'.")
-flags.DEFINE_integer("nps_positions", None, "Positions per game in that section.",
+_define.integer("nps_positions", None, "Positions per game in that section.",
                      lower_bound=1)
-flags.DEFINE_string("out", None, "Optional results folder (records.jsonl, config.json, "
+_define.string("out", None, "Optional results folder (records.jsonl, config.json, "
                     "summary.md, summary.json); the same command on the same folder resumes.")
 
 
@@ -462,4 +464,4 @@ def main(argv: Sequence[str]) -> None:
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main, FLAGS)

@@ -22,6 +22,8 @@ from typing import Any, Sequence
 
 from absl import app, flags
 
+from experiments import cli
+
 from experiments import results_io, tournament_play
 from experiments.tournament_exec import (EXECUTORS, RAY_MISSING, Progress, WorkerDied,
                                          ray_available, run_tasks)
@@ -38,27 +40,27 @@ DEFAULT_BOTS = [
     "random",
 ]
 
-FLAGS = flags.FLAGS
-flags.DEFINE_string("game", "pig", "OpenSpiel game string, e.g. pig or 'pig(winscore=50)'.")
-flags.DEFINE_multi_string("bot", DEFAULT_BOTS, "A bots.make_bot spec; repeat the flag per bot.")
-flags.DEFINE_enum("schedule", "round_robin", SCHEDULES,
+FLAGS, _define = cli.program_flags()
+_define.string("game", "pig", "OpenSpiel game string, e.g. pig or 'pig(winscore=50)'.")
+_define.multi_string("bot", DEFAULT_BOTS, "A bots.make_bot spec; repeat the flag per bot.")
+_define.enum("schedule", "round_robin", SCHEDULES,
                   "round_robin: every pair of bots; gauntlet: the first bot against each other.")
-flags.DEFINE_integer("games_per_pair", 10, "Games per pairing (seats alternate; pairs of two "
+_define.integer("games_per_pair", 10, "Games per pairing (seats alternate; pairs of two "
                      "share dice). One-player games: games per bot.", lower_bound=1)
-flags.DEFINE_integer("seed", 0, "Tournament seed; every game's seeds derive from it.",
+_define.integer("seed", 0, "Tournament seed; every game's seeds derive from it.",
                      lower_bound=0)
-flags.DEFINE_string("out", None, "Results folder (default: results/tournament-<game>-<hash of "
+_define.string("out", None, "Results folder (default: results/tournament-<game>-<hash of "
                     "the configuration>, so the same command resumes the same folder).")
-flags.DEFINE_integer("workers", os.cpu_count() or 1, "Parallel games (processes or Ray tasks); "
+_define.integer("workers", os.cpu_count() or 1, "Parallel games (processes or Ray tasks); "
                      "1 plays in this process.", lower_bound=1)
-flags.DEFINE_enum("executor", "local", EXECUTORS, "local process pool or a Ray cluster.")
-flags.DEFINE_string("ray_address", None, "Ray cluster address (default: start a local Ray).")
-flags.DEFINE_integer("max_moves", 1000, "Safeguard: a game is cut off after this many bot "
+_define.enum("executor", "local", EXECUTORS, "local process pool or a Ray cluster.")
+_define.string("ray_address", None, "Ray cluster address (default: start a local Ray).")
+_define.integer("max_moves", 1000, "Safeguard: a game is cut off after this many bot "
                      "moves (chance events not counted) and recorded with cut_off=true.",
                      lower_bound=1)
-flags.DEFINE_integer("bootstrap", 1000, "Bootstrap samples for the Elo intervals.",
+_define.integer("bootstrap", 1000, "Bootstrap samples for the Elo intervals.",
                      lower_bound=0)
-flags.DEFINE_bool("plots", True, "Write PNG plots (needs matplotlib).")
+_define.bool("plots", True, "Write PNG plots (needs matplotlib).")
 
 
 class TournamentError(ValueError):
@@ -230,4 +232,4 @@ def main(argv: Sequence[str]) -> None:
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main, FLAGS)
