@@ -540,6 +540,9 @@ class Searcher:
     exact = [False] * len(children)
     table = self.table
     key_fn = self.key_fn
+    # With history keys the children of a fresh chance node rarely have an
+    # entry yet; the per-child key (the whole history) costs more than it finds.
+    lookup = table is not None and key_fn is not _history_key
     check_clock = len(children) > _TIME_CHECK_INTERVAL and self.deadline is not None
     for i, child in enumerate(children):
       if check_clock and i % _TIME_CHECK_INTERVAL == 0:
@@ -550,7 +553,7 @@ class Searcher:
         self.leaves += 1
         lo[i] = hi[i] = self._terminal_value(child)
         exact[i] = True
-      elif table is not None:
+      elif lookup:
         entry = table.get(key_fn(child))
         if entry is not None and entry[DEPTH] == depth:
           if entry[LOWER] > lo[i]:
