@@ -112,6 +112,12 @@ def _history_key(state: Any) -> Hashable:
   return tuple(state.history())
 
 
+def _python_state_key(state: Any) -> Hashable:
+  # A Python game's state may be built mid-game with a short history (a
+  # position's to_state()), so the history alone can name two states.
+  return (tuple(state.history()), state.current_player(), str(state))
+
+
 def _position_key(position: Any) -> Hashable:
   return position
 
@@ -210,7 +216,12 @@ class Searcher:
       raise ValueError(f"depth must be >= 0, got {depth}")
     node = to_search_node(state)
     if self._custom_key is None:
-      self.key_fn = self._state_key if node is state else _position_key
+      if node is not state:
+        self.key_fn = _position_key
+      elif self._state_key is _history_key and type(state).__module__ != "pyspiel":
+        self.key_fn = _python_state_key
+      else:
+        self.key_fn = self._state_key
     self._cache_leaves = self.table is not None and self.key_fn is not _history_key
     self._convert_leaves = node is not state and not self._eval_takes_positions
     if self.table is not None:

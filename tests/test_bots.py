@@ -219,3 +219,30 @@ def test_overrides_beat_spec_and_accept_objects():
 def test_parse_spec_nested_values():
   assert parse_spec("star2(evaluator=rollout(n=3),max_depth=2,time_limit=none)") == (
       "star2", {"evaluator": "rollout(n=3)", "max_depth": 2, "time_limit": None})
+
+
+def test_persistent_table_tells_mid_game_python_states_apart():
+  """Regression: states a Python game builds mid-game share a short history.
+
+  The bot's table outlives a move; keyed by history alone, two different
+  roots built by ``to_state()`` (both with an empty history) collided.
+  """
+  import random
+
+  from plain_expectiminimax import plain_expectiminimax
+  from random_tree_game import RandomTreeGame, TreeEvaluator, TreePosition, random_tree
+
+  failures = []
+  for seed in range(40):
+    tree = random_tree(random.Random(seed))
+    game = RandomTreeGame(tree, fast_path=False)
+    evaluator = TreeEvaluator(game)
+    roots = [i for i, node in enumerate(tree.nodes) if node[0] == "D" and node[1] == 0][:4]
+    bot = bots.make_bot("star1(max_depth=2)", game, 0, evaluator=evaluator, tt_size=3)
+    for root in roots:
+      state = TreePosition(game, root).to_state()
+      expected = plain_expectiminimax(state, 2, evaluator, 0).value
+      bot.step(state)
+      if abs(bot.last_search["value"] - expected) > 1e-9:
+        failures.append((seed, root))
+  assert failures == []
