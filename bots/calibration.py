@@ -15,6 +15,7 @@ canonical game string (short name plus every parameter, defaults included, so
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -90,14 +91,34 @@ def _model(entry: Any, path: str) -> tuple[int, int, ProbCutModel]:
   if not all(math.isfinite(x) for x in (a, b, sigma)) or sigma < 0:
     raise ValueError(f"calibration file {path}: model for depth {depth}, R={reduction} "
                      f"needs finite a, b and sigma >= 0, got a={a}, b={b}, sigma={sigma}")
-  return depth, reduction, ProbCutModel(a=a, b=b, sigma=sigma)
+  mover = entry.get("mover_relative") if isinstance(entry, dict) else None
+  mover_model = None
+  if isinstance(mover, dict):
+    try:
+      mover_model = (float(mover["a"]), float(mover["b"]), float(mover["sigma"]))
+    except (KeyError, TypeError, ValueError):
+      mover_model = None
+    if mover_model is not None and (not all(math.isfinite(x) for x in mover_model)
+                                    or mover_model[2] < 0):
+      mover_model = None
+  return depth, reduction, ProbCutModel(a=a, b=b, sigma=sigma, mover=mover_model)
 
 
-def probcut_settings(game: pyspiel.Game, reduction: int, t: float,
-                     path: str | None = None) -> ProbCutSettings:
-  """The models of one reduction R from a calibration file, ready for the engine."""
+def probcut_settings(game: pyspiel.Game, reduction: int | None, t: float,
+                     path: str | None = None, mover_relative: bool = True
+                     ) -> ProbCutSettings:
+  """The models of one reduction R from a calibration file, ready for the engine.
+
+  ``reduction=None`` takes R=2 when the file has it (shallow and deep searches
+  then end on the same player's move, which fits far better), else the
+  smallest R it has.
+  """
   path = path or default_calibration_path(game)
   data = load_calibration(game, path)
+  if reduction is None:
+    available = sorted({int(e.get("reduction", 0)) for e in data["models"]
+                        if isinstance(e, dict)} - {0})
+    reduction = 2 if 2 in available else (available[0] if available else 1)
   stored = data.get("game")
   if isinstance(stored, str) and stored.split("(")[0] != game.get_type().short_name:
     raise ValueError(f"calibration file {path} is for game '{stored}', not '{game}'; "
@@ -106,7 +127,7 @@ def probcut_settings(game: pyspiel.Game, reduction: int, t: float,
   for entry in data["models"]:
     depth, entry_reduction, model = _model(entry, path)
     if entry_reduction == int(reduction):
-      models[depth] = model
+      models[depth] = model if mover_relative else dataclasses.replace(model, mover=None)
   if not models:
     available = sorted({int(e["reduction"]) for e in data["models"]})
     raise ValueError(

@@ -121,8 +121,8 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game,
     raise ValueError(f"move_ordering must be true or false, got {move_ordering!r}")
   probcut = None
   if name == "chanceprobcut":
-    reduction = params.get("R", 1)
-    _check_number("R", reduction, integer=True, minimum=1)
+    reduction = params.get("R")
+    _check_number("R", reduction, integer=True, minimum=1, allow_none=True)
     confidence = params.get("t", 1.5)
     _check_number("t", confidence, integer=False, minimum=0)
     probcut = probcut_settings(game, reduction, confidence, params.get("calibration"))

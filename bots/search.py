@@ -40,7 +40,8 @@ _TIME_CHECK_INTERVAL = 64
 
 STAT_KEYS = ("nodes", "leaves", "evaluations", "probe_nodes", "tt_hits",
              "cutoffs_alpha_beta", "cutoffs_star1", "cutoffs_star2_probe",
-             "cutoffs_probcut", "probcut_nodes", "probe_reuses")
+             "cutoffs_probcut", "probcut_nodes", "probcut_researches",
+             "probe_reuses")
 
 
 class SearchTimeout(Exception):
@@ -61,10 +62,18 @@ class SearchResult:
 
 @dataclasses.dataclass(frozen=True)
 class ProbCutModel:
-  """v_deep ~ a * v_shallow + b with residual sigma, for one remaining depth."""
+  """v_deep ~ a * v_shallow + b with residual sigma, for one remaining depth.
+
+  The optional mover-relative fit (``mover``: a, b, sigma on values seen by
+  the side to move at the outcome) separates the two bands a fixed-view fit
+  mixes in two-player games, where shallow and deep searches end on different
+  players' moves. From the searching player's view it predicts
+  ``a * v + s * b`` with s = +1 when the searching player moves, -1 otherwise.
+  """
   a: float
   b: float
   sigma: float
+  mover: tuple[float, float, float] | None = None
 
 
 class ProbCutSettings:
@@ -197,6 +206,7 @@ class Searcher:
     self.cutoffs_probcut = 0
     self.probcut_nodes = 0
     self.probe_reuses = 0
+    self.probcut_researches = 0
     self._probe_level = 0
     self._probcut_level = 0
     self._next_time_check = _TIME_CHECK_INTERVAL
@@ -471,10 +481,15 @@ class Searcher:
     need_children = self.probing or self.table is not None
     children = self._expand(node, outcomes) if need_children else None
     probes: list | None = [None] * count if self.probing and self.reuse_probes else None
+    proven: tuple[list, list] | None = None  # bounds before ChanceProbCut narrowed them
 
     if need_children:
       exact = self._known_child_bounds(children, depth, lo, hi)
-      if self.probcut is not None and depth > self.probcut.reduction:
+      # Forward pruning only where a cut is possible: not inside the
+      # open-window shallow searches themselves.
+      if (self.probcut is not None and depth > self.probcut.reduction
+          and (alpha > low_bound or beta < high_bound)):
+        proven = (list(lo), list(hi))
         cut = self._probcut(children, probs, depth, alpha, beta, lo, hi)
         if cut is not None:
           return cut
@@ -523,6 +538,9 @@ class Searcher:
                                window_high, probes[i])
       else:
         value = search(child, depth, window_low, window_high)
+      if proven is not None:
+        value = self._verify_probable(child, depth, value, lower_cut, upper_cut,
+                                      window_low, window_high, proven[0][i], proven[1][i])
       bound = done + prob * value + later_hi
       if bound <= alpha + tol_low:
         self.cutoffs_star1 += 1
@@ -533,6 +551,23 @@ class Searcher:
         return bound if bound > beta else beta
       done += prob * value
     return done
+
+  def _verify_probable(self, child: Any, depth: int, value: float, lower_cut: float,
+                       upper_cut: float, window_low: float, window_high: float,
+                       proven_low: float, proven_high: float) -> float:
+    """Re-searches a child that failed against a bound ChanceProbCut only guessed.
+
+    Failing low against a proven bound makes the value exact, but against a
+    probable one it is only an upper bound; the child is searched again with
+    the window its proven bounds allow.
+    """
+    if lower_cut < value <= window_low and proven_low < value:
+      self.probcut_researches += 1
+      return self._search(child, depth, max(lower_cut, proven_low), window_high)
+    if upper_cut > value >= window_high and proven_high > value:
+      self.probcut_researches += 1
+      return self._search(child, depth, window_low, min(upper_cut, proven_high))
+    return value
 
   def _expand(self, node: Any, outcomes: list) -> list:
     """All outcome children, with the clock checked on huge chance nodes."""
@@ -649,7 +684,6 @@ class Searcher:
     """ChanceProbCut: shallow searches turned into probable per-outcome bounds."""
     settings = self.probcut
     model = settings.model_for(depth)
-    margin = settings.t * model.sigma
     shallow_depth = depth - settings.reduction
     nodes_before = self.nodes
     self._probcut_level += 1
@@ -660,7 +694,14 @@ class Searcher:
         if lo[i] == hi[i]:
           continue
         shallow = self._search(child, shallow_depth, -INF, INF)
-        predicted = model.a * shallow + model.b
+        mover = child.current_player()
+        if model.mover is not None and mover >= 0:
+          slope, intercept, sigma = model.mover
+          sign = 1.0 if mover == self.player else -1.0
+          predicted = slope * shallow + sign * intercept
+        else:
+          predicted, sigma = model.a * shallow + model.b, model.sigma
+        margin = settings.t * sigma
         if predicted - margin > probable_lo[i]:
           probable_lo[i] = min(predicted - margin, hi[i])
         if predicted + margin < probable_hi[i]:
