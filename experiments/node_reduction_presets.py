@@ -21,7 +21,7 @@ ALGORITHMS: dict[str, dict[str, Any]] = {
     "star2": {"algorithm": "star2"},
     "star2_tt": {"algorithm": "star2", "tt_size": TT_SIZE},
     "star2_noorder": {"algorithm": "star2", "move_ordering": False},
-    "chanceprobcut": {"algorithm": "chanceprobcut"},
+    "chanceprobcut": {"algorithm": "chanceprobcut", "tt_size": TT_SIZE},  # like star2_tt
     "openspiel": {},  # open_spiel.python.algorithms.minimax.expectiminimax
 }
 INEXACT = ("chanceprobcut",)
