@@ -24,6 +24,7 @@ any sequence of players is handled.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import math
 import time
 from typing import Any, Callable, Hashable, Sequence
@@ -224,6 +225,18 @@ class Searcher:
     """
     if depth < 0:
       raise ValueError(f"depth must be >= 0, got {depth}")
+    # A search allocates millions of short-lived objects and no cycles; the
+    # cyclic collector would only rescan the table (pauses of tens of ms).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+      return self._search_root(state, depth, root_order, partial)
+    finally:
+      if collecting:
+        gc.enable()
+
+  def _search_root(self, state: Any, depth: int, root_order: Sequence[int] | None,
+                   partial: dict | None) -> tuple[float, int | None]:
     node = to_search_node(state)
     if self._custom_key is None:
       if node is not state:

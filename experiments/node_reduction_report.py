@@ -23,6 +23,10 @@ SUMMARY_CSV, SUMMARY_MD, PLOT_FILE = "summary.csv", "summary.md", "nodes.png"
 _MEAN_KEYS = ("nodes", "leaves", "evaluations", "probe_nodes", "tt_hits",
               "cutoffs_alpha_beta", "cutoffs_star1", "cutoffs_star2_probe",
               "cutoffs_probcut", "probcut_nodes", "probe_reuses", "seconds")
+# Besides expectiminimax, an algorithm is compared with the first of these that ran:
+# the table with Star2 (Veness and Blair), ChanceProbCut (which runs with a table)
+# with Star2 + TT (Schadd et al.).
+_BASES = {"star2_tt": ("star2",), "chanceprobcut": ("star2_tt", "star2")}
 _VERSUS = re.compile(r"^(\w+)@(\w+=\d+) vs (\w+)@(\w+=\d+)$")
 
 
@@ -128,13 +132,14 @@ class NodeReport:
           ratio = self._paired_ratio(case, alg, REFERENCE, "seconds")
           if ratio is not None:
             m[(case, alg, "time_vs_expectiminimax")] = ratio
-        if alg == "star2_tt" and self.by_key.get((case, "star2")):
-          ratio = self._paired_ratio(case, alg, "star2", "nodes")
+        base = next((b for b in _BASES.get(alg, ()) if self.by_key.get((case, b))), None)
+        if base is not None:
+          ratio = self._paired_ratio(case, alg, base, "nodes")
           if ratio is not None:
-            m[(case, alg, "node_reduction_vs_star2_pct")] = 100.0 * (1.0 - ratio)
-          ratio = self._paired_ratio(case, alg, "star2", "seconds")
+            m[(case, alg, f"node_reduction_vs_{base}_pct")] = 100.0 * (1.0 - ratio)
+          ratio = self._paired_ratio(case, alg, base, "seconds")
           if ratio is not None:
-            m[(case, alg, "time_reduction_vs_star2_pct")] = 100.0 * (1.0 - ratio)
+            m[(case, alg, f"time_reduction_vs_{base}_pct")] = 100.0 * (1.0 - ratio)
         if alg in INEXACT:
           errors = [abs(r["value_error"]) for r in ok if r.get("value_error") is not None]
           if errors:
@@ -257,6 +262,15 @@ class NodeReport:
     lines += self._table("seconds", False, scale=1000.0) + [""]
     if any(k[2] == "probe_nodes" and v for k, v in self.measured.items()):
       lines += ["## Mean probe nodes per search", ""] + self._table("probe_nodes", False) + [""]
+    extra = [k for k in self.measured if k[2].startswith(("node_reduction_vs_", "time_reduction_vs_"))
+             or k[2] in ("mean_abs_value_error", "move_agreement_pct")]
+    if extra:
+      lines += ["## Other comparisons", "",
+                "Star2 + TT against Star2; ChanceProbCut (forward pruning, not exact) against "
+                "Star2 + TT, with its root-value error and how often it picks expectiminimax's "
+                "move.", "", "| case | algorithm | metric | measured |", "|---|---|---|---|"]
+      lines += [f"| {c} | {a} | {m} | {_fmt(self.measured[(c, a, m)])} |" for c, a, m in extra]
+      lines.append("")
     compared = [(k, v) for k, v in self.published.items()
                 if k in self.measured or self.by_key.get((k[0], k[1]))]
     if compared:
