@@ -15,7 +15,6 @@ import re
 from collections import defaultdict
 from typing import Any, Sequence
 
-from bots.search import STAT_KEYS
 from experiments.node_reduction_presets import INEXACT, REFERENCE, Preset
 
 CSV_COLUMNS = ("preset", "case", "algorithm", "metric", "measured", "published")
