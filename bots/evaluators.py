@@ -117,7 +117,8 @@ class Evaluator(_os_mcts.Evaluator):
         self.bounds = (float(bounds[0]), float(bounds[1]))
 
     def _value(self, state: pyspiel.State) -> float:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _value(state) "
+                                  f"(player 0's value) or override evaluate()")
 
     def evaluate(self, state: pyspiel.State) -> np.ndarray:
         """Per-player values; terminal states return `state.returns()`."""

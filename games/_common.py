@@ -64,6 +64,27 @@ class Rules:
         return self
 
 
+def two_player_chance_game_type(short_name: str, long_name: str,
+                                parameters: Mapping[str, Any]) -> pyspiel.GameType:
+    """The GameType every custom game here shares: two players, zero-sum,
+    sequential, perfect information, explicit chance, terminal rewards."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(parameters))
+
+
 def check_int(name: str, value: Any, lo: int, hi: int | None, game: str,
               extra: str = "") -> int:
     """Validates an integer game parameter with a message a user can act on."""
@@ -169,7 +190,8 @@ class TensorObserver:
         return str(state)
 
     def fill(self, pos) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement fill(pos): "
+                                  f"write the position into self.tensor")
 
 
 def as_position(state: Any, position_type: type) -> Position:
@@ -224,7 +246,8 @@ class PositionEvaluator:
         return self.bounds
 
     def value(self, pos) -> float:  # pragma: no cover - abstract
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement value(pos): "
+                                  f"player 0's heuristic value of a non-terminal position")
 
 
 def squash(x: float) -> float:

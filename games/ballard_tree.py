@@ -38,21 +38,8 @@ _ORDERS = ("best", "random")
 _DEFAULT_PARAMS = {"n": 4, "plies": 2, "order": "best", "seed": 0,
                    "final_chance": False}
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Ballard's *-complete n-ary test tree",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULT_PARAMS)
+_GAME_TYPE = _common.two_player_chance_game_type(
+    SHORT_NAME, "Ballard's *-complete n-ary test tree", _DEFAULT_PARAMS)
 
 _new = tuple.__new__
 _MAX, _MIN = 0, 1

@@ -33,21 +33,8 @@ _OUTCOME_ACTIONS = tuple(tuple(a for a, _ in out) for out in _OUTCOMES)
 _RETURNS = {1: (1.0, -1.0), -1: (-1.0, 1.0), 0: (0.0, 0.0)}
 _ZERO = (0.0, 0.0)
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Tic-tac-toe with random blocked squares",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={})
+_GAME_TYPE = _common.two_player_chance_game_type(
+    SHORT_NAME, "Tic-tac-toe with random blocked squares", {})
 
 _new = tuple.__new__
 

@@ -24,21 +24,8 @@ from games._common import CHANCE, TERMINAL
 SHORT_NAME = "dice"
 _DEFAULT_PARAMS = {"n": 5, "k": 4}
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Dice (Hauk): k in a row, line chosen by a die",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULT_PARAMS)
+_GAME_TYPE = _common.two_player_chance_game_type(
+    SHORT_NAME, "Dice (Hauk): k in a row, line chosen by a die", _DEFAULT_PARAMS)
 
 _new = tuple.__new__
 
