@@ -37,8 +37,9 @@ import random
 import re
 import time
 import zlib
+from collections.abc import Callable, Mapping, Sequence
 from itertools import compress
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -94,7 +95,8 @@ def _check_game(game: pyspiel.Game, expected: str, cls_name: str) -> None:
     if name != expected:
         raise ValueError(
             f"{cls_name} evaluates game {expected!r}, got game {name!r}; "
-            f"use make_evaluator('default', game) to pick the right one")
+            f"use make_evaluator('default', game) to pick the right one"
+        )
 
 
 class Evaluator(_os_mcts.Evaluator):
@@ -108,8 +110,7 @@ class Evaluator(_os_mcts.Evaluator):
     bounds: tuple[float, float]
     accepts_positions: bool = False
 
-    def __init__(self, game: pyspiel.Game,
-                 bounds: tuple[float, float] | None = None):
+    def __init__(self, game: pyspiel.Game, bounds: tuple[float, float] | None = None):
         self.game = game
         self.num_players = game.num_players()
         if bounds is None:
@@ -117,8 +118,10 @@ class Evaluator(_os_mcts.Evaluator):
         self.bounds = (float(bounds[0]), float(bounds[1]))
 
     def _value(self, state: pyspiel.State) -> float:
-        raise NotImplementedError(f"{type(self).__name__} must implement _value(state) "
-                                  f"(player 0's value) or override evaluate()")
+        raise NotImplementedError(
+            f"{type(self).__name__} must implement _value(state) "
+            f"(player 0's value) or override evaluate()"
+        )
 
     def evaluate(self, state: pyspiel.State) -> np.ndarray:
         """Per-player values; terminal states return `state.returns()`."""
@@ -171,8 +174,7 @@ class MidpointEvaluator(Evaluator):
     def __init__(self, game: pyspiel.Game):
         super().__init__(game)
         self._mid = (game.min_utility() + game.max_utility()) / 2.0
-        self._rewards = (game.get_type().reward_model
-                         == pyspiel.GameType.RewardModel.REWARDS)
+        self._rewards = game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
 
     def evaluate(self, state: pyspiel.State) -> np.ndarray:
         if self._rewards or state.is_terminal():
@@ -202,18 +204,29 @@ class RolloutEvaluator(Evaluator):
     Slow for long games (a random backgammon game is hundreds of moves).
     """
 
-    def __init__(self, game: pyspiel.Game, n_rollouts: int = 1,
-                 seed: int | None = 0, max_length: int | None = None):
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        n_rollouts: int = 1,
+        seed: int | None = 0,
+        max_length: int | None = None,
+    ):
         super().__init__(game)
         if not isinstance(n_rollouts, int) or n_rollouts < 1:
-            raise ValueError(f"RolloutEvaluator: n_rollouts must be an integer >= 1, "
-                             f"got {n_rollouts!r}; accepted: 1, 2, ...")
+            raise ValueError(
+                f"RolloutEvaluator: n_rollouts must be an integer >= 1, "
+                f"got {n_rollouts!r}; accepted: 1, 2, ..."
+            )
         if seed is not None and not isinstance(seed, int):
-            raise ValueError(f"RolloutEvaluator: seed must be an integer or None, got "
-                             f"{seed!r}; accepted: None, 0, 1, ...")
+            raise ValueError(
+                f"RolloutEvaluator: seed must be an integer or None, got "
+                f"{seed!r}; accepted: None, 0, 1, ..."
+            )
         if max_length is not None and (not isinstance(max_length, int) or max_length < 1):
-            raise ValueError(f"RolloutEvaluator: max_length must be None or an "
-                             f"integer >= 1, got {max_length!r}; accepted: None, 1, 2, ...")
+            raise ValueError(
+                f"RolloutEvaluator: max_length must be None or an "
+                f"integer >= 1, got {max_length!r}; accepted: None, 1, 2, ..."
+            )
         self.n_rollouts = int(n_rollouts)
         self.seed = seed
         self.max_length = max_length
@@ -248,8 +261,10 @@ class RolloutEvaluator(Evaluator):
         return float(self.evaluate(state)[player])
 
     def __repr__(self) -> str:
-        return (f"RolloutEvaluator({_short_name(self.game)}, n_rollouts={self.n_rollouts}, "
-                f"seed={self.seed}, bounds={self.bounds})")
+        return (
+            f"RolloutEvaluator({_short_name(self.game)}, n_rollouts={self.n_rollouts}, "
+            f"seed={self.seed}, bounds={self.bounds})"
+        )
 
 
 # --------------------------------------------------------------------------
@@ -274,32 +289,34 @@ class BackgammonEvaluator(Evaluator):
         _check_game(game, "backgammon", "BackgammonEvaluator")
         super().__init__(game)
         from open_spiel.python.observation import make_observation
+
         self._obs = make_observation(game)
         size = self._obs.tensor.size
         if size != 200:
-            raise ValueError(f"BackgammonEvaluator expects a 200-entry observation "
-                             f"tensor, got {size}")
+            raise ValueError(
+                f"BackgammonEvaluator expects a 200-entry observation tensor, got {size}"
+            )
         # Features: 0 pip_x, 1 pip_o, 2 blots_x, 3 blots_o, 4 off_x, 5 off_o,
         # 6 home points made by x (18..23), 7 by o (0..5).
         lin = np.zeros((200, 8))
-        ind = np.zeros((200, 8))   # multiplies min(tensor, 1)
+        ind = np.zeros((200, 8))  # multiplies min(tensor, 1)
         for side in (0, 1):
             base = 96 * side
             for p in range(24):
-                w = 24 - p if side == 0 else p + 1    # pips to bear off
+                w = 24 - p if side == 0 else p + 1  # pips to bear off
                 i = base + 4 * p
-                lin[i:i + 4, side] = (w, 2 * w, 3 * w, w)   # count>3: f4 = count-3
-                ind[i + 3, side] = 3 * w                     # ... plus 3
-                lin[i, 2 + side] = 1.0                       # exactly one checker
+                lin[i : i + 4, side] = (w, 2 * w, 3 * w, w)  # count>3: f4 = count-3
+                ind[i + 3, side] = 3 * w  # ... plus 3
+                lin[i, 2 + side] = 1.0  # exactly one checker
                 home = p >= 18 if side == 0 else p <= 5
                 if home:
-                    ind[i + 1:i + 4, 6 + side] = 1.0         # two or more checkers
+                    ind[i + 1 : i + 4, 6 + side] = 1.0  # two or more checkers
         # Bar and borne-off counts for player 0 (x) then player 1 (o).
         lin[192, 0] = 25.0
         lin[193, 4] = 1.0
         lin[195, 1] = 25.0
         lin[196, 5] = 1.0
-        dtype = self._obs.tensor.dtype      # float32: no cast in the product
+        dtype = self._obs.tensor.dtype  # float32: no cast in the product
         self._matrix = np.vstack([lin, ind]).astype(dtype)
         self._buf = np.empty(400, dtype=dtype)
         self._buf_lin = self._buf[:200]
@@ -316,9 +333,12 @@ class BackgammonEvaluator(Evaluator):
 
     def _value(self, state):
         pip_x, pip_o, blot_x, blot_o, off_x, off_o, home_x, home_o = self.features(state)
-        x = (8.0 * (pip_o - pip_x) / (pip_x + pip_o + 20.0)
-             + 0.15 * (blot_o - blot_x) + 0.1 * (home_x - home_o)
-             + 0.03 * (off_x - off_o))
+        x = (
+            8.0 * (pip_o - pip_x) / (pip_x + pip_o + 20.0)
+            + 0.15 * (blot_o - blot_x)
+            + 0.1 * (home_x - home_o)
+            + 0.03 * (off_x - off_o)
+        )
         return SHRINK * math.tanh(x)
 
 
@@ -369,12 +389,17 @@ class PigEvaluator(Evaluator):
         piglet = bool(params.get("piglet", False))
         e = self.points_per_turn = _pig_points_per_turn(dice, piglet)
         self._p_bust = 1.0 / dice
-        self._gains = (((1, 1.0 - 1.0 / dice),) if piglet
-                       else tuple((k, 1.0 / dice) for k in range(2, dice + 1)))
+        self._gains = (
+            ((1, 1.0 - 1.0 / dice),)
+            if piglet
+            else tuple((k, 1.0 / dice) for k in range(2, dice + 1))
+        )
         self._max_gain = max(k for k, _ in self._gains)
         # F[a][b]: value for the player starting its turn, scores clipped at w.
-        self._static = [[self._start_of_turn((w - a) / e, (w - b) / e + 0.5)
-                         for b in range(w + 1)] for a in range(w + 1)]
+        self._static = [
+            [self._start_of_turn((w - a) / e, (w - b) / e + 0.5) for b in range(w + 1)]
+            for a in range(w + 1)
+        ]
         self._turns: dict[tuple[int, int], tuple[list, list]] = {}
 
     @staticmethod
@@ -387,7 +412,7 @@ class PigEvaluator(Evaluator):
         """(V, roll) over turn totals t for the turn player, scores (mine, theirs)."""
         w = self.win_score
         f_theirs = self._static[min(theirs, w)]
-        top = max(w - mine, 0)                   # t >= top: holding wins
+        top = max(w - mine, 0)  # t >= top: holding wins
         size = top + self._max_gain + 1
         bust = -self._p_bust * f_theirs[min(mine, w)]
         value = [0.0] * size
@@ -415,7 +440,7 @@ class PigEvaluator(Evaluator):
         tp = tok[8] == "1"
         key = (s1, s0) if tp else (s0, s1)
         turn = self._turns.get(key) or self._turn(*key)
-        table = turn[1] if len(tok) > 9 else turn[0]     # "(rolling)": chance node
+        table = turn[1] if len(tok) > 9 else turn[0]  # "(rolling)": chance node
         v = table[min(t, len(table) - 1)]
         return -v if tp else v
 
@@ -443,7 +468,7 @@ class EinsteinEvaluator(Evaluator):
         self._dist_w = {}
         for r in range(5):
             for c in range(5):
-                i = r * self._ROW + c * 4 + 1   # colour character of the cell
+                i = r * self._ROW + c * 4 + 1  # colour character of the cell
                 self._dist_b[i] = max(4 - r, 4 - c)
                 self._dist_w[i] = max(r, c)
         self._memo: dict[tuple, float] = {}
@@ -488,7 +513,7 @@ class EinsteinEvaluator(Evaluator):
         db = [None] * 6
         dw = [None] * 6
         i = s.find("|b")
-        if i < 0:                       # before the cubes are placed
+        if i < 0:  # before the cubes are placed
             return 0.0
         while i >= 0:
             db[ord(s[i + 2]) - 49] = self._dist_b[i + 1]
@@ -499,8 +524,11 @@ class EinsteinEvaluator(Evaluator):
         while i >= 0:
             dw[ord(s[i + 2]) - 49] = self._dist_w[i + 1]
             i = s.find("|w", i + 4)
-        x = (self._expected(tuple(dw)) - self._expected(tuple(db))
-             + (0.5 if self.next_mover(state) == 0 else -0.5))
+        x = (
+            self._expected(tuple(dw))
+            - self._expected(tuple(db))
+            + (0.5 if self.next_mover(state) == 0 else -0.5)
+        )
         return SHRINK * math.tanh(0.6 * x)
 
 
@@ -548,10 +576,16 @@ class Game2048Evaluator(Evaluator):
         o = state.observation_tensor(0)
         get = self._lines.get
         h = self._BASE
-        for line in ((o[0], o[1], o[2], o[3]), (o[4], o[5], o[6], o[7]),
-                     (o[8], o[9], o[10], o[11]), (o[12], o[13], o[14], o[15]),
-                     (o[0], o[4], o[8], o[12]), (o[1], o[5], o[9], o[13]),
-                     (o[2], o[6], o[10], o[14]), (o[3], o[7], o[11], o[15])):
+        for line in (
+            (o[0], o[1], o[2], o[3]),
+            (o[4], o[5], o[6], o[7]),
+            (o[8], o[9], o[10], o[11]),
+            (o[12], o[13], o[14], o[15]),
+            (o[0], o[4], o[8], o[12]),
+            (o[1], o[5], o[9], o[13]),
+            (o[2], o[6], o[10], o[14]),
+            (o[3], o[7], o[11], o[15]),
+        ):
             v = get(line)
             h += v if v is not None else self._line(line)
         room = self._max - score
@@ -588,15 +622,20 @@ class YachtEvaluator(Evaluator):
     def __init__(self, game: pyspiel.Game):
         _check_game(game, "yacht", "YachtEvaluator")
         params = game.get_parameters()
-        if (game.num_players() != 2 or params.get("num_dice", 5) != 5
-                or params.get("dice_sides", 6) != 6):
-            raise ValueError("YachtEvaluator supports 2 players with 5 six-sided dice, "
-                             f"got players={game.num_players()}, params={params}")
+        if (
+            game.num_players() != 2
+            or params.get("num_dice", 5) != 5
+            or params.get("dice_sides", 6) != 6
+        ):
+            raise ValueError(
+                "YachtEvaluator supports 2 players with 5 six-sided dice, "
+                f"got players={game.num_players()}, params={params}"
+            )
         super().__init__(game)
         rolls = int(params.get("rolls_per_turn", 3))
-        self._used0 = 6 + rolls + 1 + 2          # start of player 0's used flags
+        self._used0 = 6 + rolls + 1 + 2  # start of player 0's used flags
         self._total0 = self._used0 + 24
-        self._max_score = 305.0                  # OpenSpiel's MaxPossibleScore
+        self._max_score = 305.0  # OpenSpiel's MaxPossibleScore
         self._ev_total = sum(_YACHT_EXPECTED)
 
     def expectations(self, state) -> tuple[float, float, float, float, float]:
@@ -604,11 +643,14 @@ class YachtEvaluator(Evaluator):
         o = state.observation_tensor(0)
         u = self._used0
         t = self._total0
-        used = o[u:u + 24]
-        return (round(o[t] * self._max_score), round(o[t + 1] * self._max_score),
-                self._ev_total - sum(compress(_YACHT_EXPECTED, used[:12])),
-                self._ev_total - sum(compress(_YACHT_EXPECTED, used[12:])),
-                24.0 - sum(used))
+        used = o[u : u + 24]
+        return (
+            round(o[t] * self._max_score),
+            round(o[t + 1] * self._max_score),
+            self._ev_total - sum(compress(_YACHT_EXPECTED, used[:12])),
+            self._ev_total - sum(compress(_YACHT_EXPECTED, used[12:])),
+            24.0 - sum(used),
+        )
 
     def _value(self, state):
         total0, total1, rest0, rest1, left = self.expectations(state)
@@ -634,16 +676,65 @@ class MaednEvaluator(Evaluator):
 
     # (x, y) of the 40 track fields then the 16 goal fields in the string.
     _COORDS = (
-        (0, 4), (2, 4), (4, 4), (6, 4), (8, 4), (8, 3), (8, 2), (8, 1), (8, 0),
-        (10, 0), (12, 0), (12, 1), (12, 2), (12, 3), (12, 4), (14, 4), (16, 4),
-        (18, 4), (20, 4), (20, 5), (20, 6), (18, 6), (16, 6), (14, 6), (12, 6),
-        (12, 7), (12, 8), (12, 9), (12, 10), (10, 10), (8, 10), (8, 9), (8, 8),
-        (8, 7), (8, 6), (6, 6), (4, 6), (2, 6), (0, 6), (0, 5),
-        (2, 5), (4, 5), (6, 5), (8, 5), (10, 1), (10, 2), (10, 3), (10, 4),
-        (18, 5), (16, 5), (14, 5), (12, 5), (10, 9), (10, 8), (10, 7), (10, 6),
+        (0, 4),
+        (2, 4),
+        (4, 4),
+        (6, 4),
+        (8, 4),
+        (8, 3),
+        (8, 2),
+        (8, 1),
+        (8, 0),
+        (10, 0),
+        (12, 0),
+        (12, 1),
+        (12, 2),
+        (12, 3),
+        (12, 4),
+        (14, 4),
+        (16, 4),
+        (18, 4),
+        (20, 4),
+        (20, 5),
+        (20, 6),
+        (18, 6),
+        (16, 6),
+        (14, 6),
+        (12, 6),
+        (12, 7),
+        (12, 8),
+        (12, 9),
+        (12, 10),
+        (10, 10),
+        (8, 10),
+        (8, 9),
+        (8, 8),
+        (8, 7),
+        (8, 6),
+        (6, 6),
+        (4, 6),
+        (2, 6),
+        (0, 6),
+        (0, 5),
+        (2, 5),
+        (4, 5),
+        (6, 5),
+        (8, 5),
+        (10, 1),
+        (10, 2),
+        (10, 3),
+        (10, 4),
+        (18, 5),
+        (16, 5),
+        (14, 5),
+        (12, 5),
+        (10, 9),
+        (10, 8),
+        (10, 7),
+        (10, 6),
     )
-    _ROW = 22           # 21 characters + newline
-    _BOARD = 11 * 22    # the board part of the string
+    _ROW = 22  # 21 characters + newline
+    _BOARD = 11 * 22  # the board part of the string
 
     def __init__(self, game: pyspiel.Game):
         _check_game(game, "maedn", "MaednEvaluator")
@@ -668,7 +759,7 @@ class MaednEvaluator(Evaluator):
         end = self._BOARD
         i = s.find(char, 0, end)
         while i >= 0:
-            got = table.get(i)          # None: a piece at home
+            got = table.get(i)  # None: a piece at home
             if got is not None:
                 found.append(got)
             i = s.find(char, i + 1, end)
@@ -703,8 +794,11 @@ _BANQI_SIGNED = tuple(float(v) for v in _BANQI_VALUES) + tuple(-float(v) for v i
 # bytes.translate table: red piece -> 10 + value, black -> 10 - value, else 10,
 # so sum(board.translate(table)) - 10 * len(board) is the face-up difference.
 _BANQI_TABLE = bytes(
-    10 + dict(zip(b"GAERHCS", _BANQI_VALUES)).get(c, 0)
-    - dict(zip(b"gaerhcs", _BANQI_VALUES)).get(c, 0) for c in range(256))
+    10
+    + dict(zip(b"GAERHCS", _BANQI_VALUES)).get(c, 0)
+    - dict(zip(b"gaerhcs", _BANQI_VALUES)).get(c, 0)
+    for c in range(256)
+)
 
 
 class BanqiEvaluator(Evaluator):
@@ -727,7 +821,7 @@ class BanqiEvaluator(Evaluator):
         """Red material minus black material, face-down pool included."""
         if text is None:
             text = str(state)
-        board = text[:64].encode()               # 4 rows of 8 pieces + spaces
+        board = text[:64].encode()  # 4 rows of 8 pieces + spaces
         diff = float(sum(board.translate(_BANQI_TABLE)) - 640)
         hidden = board.count(b"?")
         if hidden:
@@ -799,6 +893,7 @@ def _custom_factories() -> Mapping[str, EvaluatorFactory]:
     """`games.EVALUATORS` if the custom games package provides it."""
     try:
         import games  # noqa: PLC0415 - lazy: registers custom games on import
+
         factories = games.EVALUATORS
     except (ImportError, AttributeError):
         return {}
@@ -829,31 +924,44 @@ _CALL_RE = re.compile(r"^\s*([A-Za-z0-9_]+)\s*(?:\((.*)\))?\s*$")
 
 def _parse_rollout_args(text: str) -> dict[str, Any]:
     kwargs: dict[str, Any] = {}
-    aliases = {"n": "n_rollouts", "n_rollouts": "n_rollouts", "seed": "seed",
-               "max_length": "max_length"}
+    aliases = {
+        "n": "n_rollouts",
+        "n_rollouts": "n_rollouts",
+        "seed": "seed",
+        "max_length": "max_length",
+    }
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = part.partition("=")
         key = key.strip()
         if not sep or key not in aliases:
-            raise ValueError(f"rollout evaluator: bad argument {part!r}; accepted: "
-                             f"n (or n_rollouts), seed, max_length, e.g. "
-                             f"'rollout(n=10,seed=0)'")
+            raise ValueError(
+                f"rollout evaluator: bad argument {part!r}; accepted: "
+                f"n (or n_rollouts), seed, max_length, e.g. "
+                f"'rollout(n=10,seed=0)'"
+            )
         value = value.strip()
         try:
             kwargs[aliases[key]] = None if value == "None" else int(value)
         except ValueError:
-            raise ValueError(f"rollout evaluator: {key} must be an integer, got "
-                             f"{value!r}; accepted: n (or n_rollouts), seed, "
-                             f"max_length with integer values, e.g. "
-                             f"'rollout(n=10,seed=0)'") from None
+            raise ValueError(
+                f"rollout evaluator: {key} must be an integer, got "
+                f"{value!r}; accepted: n (or n_rollouts), seed, "
+                f"max_length with integer values, e.g. "
+                f"'rollout(n=10,seed=0)'"
+            ) from None
     return kwargs
 
 
 def _accepted(game: pyspiel.Game) -> str:
-    names = list(_GENERIC_NAMES) + sorted(EVALUATORS) + sorted(
-        n for n in _custom_factories() if n not in EVALUATORS)
-    return (", ".join(repr(n) for n in names)
-            + ", None (default), or an object with an evaluate(state) method")
+    names = (
+        list(_GENERIC_NAMES)
+        + sorted(EVALUATORS)
+        + sorted(n for n in _custom_factories() if n not in EVALUATORS)
+    )
+    return (
+        ", ".join(repr(n) for n in names)
+        + ", None (default), or an object with an evaluate(state) method"
+    )
 
 
 def make_evaluator(spec: Any, game: pyspiel.Game):
@@ -874,8 +982,9 @@ def make_evaluator(spec: Any, game: pyspiel.Game):
         if name == "rollout":
             return RolloutEvaluator(game, **_parse_rollout_args(args or ""))
         if args is not None:
-            raise ValueError(f"evaluator {name!r} takes no arguments, got {spec!r}; "
-                             f"accepted: {_accepted(game)}")
+            raise ValueError(
+                f"evaluator {name!r} takes no arguments, got {spec!r}; accepted: {_accepted(game)}"
+            )
         if name == "default":
             return default_evaluator(game)
         if name == "zero":
@@ -884,19 +993,25 @@ def make_evaluator(spec: Any, game: pyspiel.Game):
         if factory is None:
             raise ValueError(f"unknown evaluator {spec!r}; accepted: {_accepted(game)}")
         if name != _short_name(game):
-            raise ValueError(f"evaluator {name!r} is for game {name!r}, not for "
-                             f"{_short_name(game)!r}; accepted: {_accepted(game)}")
+            raise ValueError(
+                f"evaluator {name!r} is for game {name!r}, not for "
+                f"{_short_name(game)!r}; accepted: {_accepted(game)}"
+            )
         return factory(game)
     if callable(getattr(spec, "evaluate", None)):
         return spec
     if isinstance(spec, pyspiel.Evaluator):
-        raise ValueError(f"{type(spec).__name__} is a C++ evaluator with no Python "
-                         f"evaluate(); use 'rollout(n=...)' or "
-                         f"open_spiel.python.algorithms.mcts.RandomRolloutEvaluator; "
-                         f"accepted: {_accepted(game)}")
-    raise ValueError(f"evaluator must be a string or an object with an evaluate(state) "
-                     f"method, got {type(spec).__name__} {spec!r}; accepted: "
-                     f"{_accepted(game)}")
+        raise ValueError(
+            f"{type(spec).__name__} is a C++ evaluator with no Python "
+            f"evaluate(); use 'rollout(n=...)' or "
+            f"open_spiel.python.algorithms.mcts.RandomRolloutEvaluator; "
+            f"accepted: {_accepted(game)}"
+        )
+    raise ValueError(
+        f"evaluator must be a string or an object with an evaluate(state) "
+        f"method, got {type(spec).__name__} {spec!r}; accepted: "
+        f"{_accepted(game)}"
+    )
 
 
 def evaluator_bounds(evaluator: Any, game: pyspiel.Game) -> tuple[float, float]:
@@ -911,11 +1026,14 @@ def evaluator_bounds(evaluator: Any, game: pyspiel.Game) -> tuple[float, float]:
     try:
         lo, hi = (float(b) for b in bounds)
     except (TypeError, ValueError):
-        raise ValueError(f"evaluator bounds must be a pair of numbers (L, U), got "
-                         f"{bounds!r} from {type(evaluator).__name__}") from None
+        raise ValueError(
+            f"evaluator bounds must be a pair of numbers (L, U), got "
+            f"{bounds!r} from {type(evaluator).__name__}"
+        ) from None
     if math.isnan(lo) or math.isnan(hi) or lo > hi:
-        raise ValueError(f"evaluator bounds must satisfy L <= U, got {bounds!r} "
-                         f"from {type(evaluator).__name__}")
+        raise ValueError(
+            f"evaluator bounds must satisfy L <= U, got {bounds!r} from {type(evaluator).__name__}"
+        )
     return lo, hi
 
 
@@ -923,8 +1041,14 @@ def evaluator_bounds(evaluator: Any, game: pyspiel.Game) -> tuple[float, float]:
 # Microbenchmark: python -m bots.evaluators
 
 BENCH_GAMES: Sequence[tuple[str, dict]] = (
-    ("backgammon", {}), ("pig", {}), ("einstein_wurfelt_nicht", {}), ("2048", {}),
-    ("yacht", {}), ("maedn", {"players": 2}), ("catch", {}), ("banqi", {}),
+    ("backgammon", {}),
+    ("pig", {}),
+    ("einstein_wurfelt_nicht", {}),
+    ("2048", {}),
+    ("yacht", {}),
+    ("maedn", {"players": 2}),
+    ("catch", {}),
+    ("banqi", {}),
 )
 
 
@@ -937,8 +1061,7 @@ def _sample_states(game: pyspiel.Game, n: int, seed: int) -> list:
         while not s.is_terminal() and len(states) < n:
             if s.is_chance_node():
                 outcomes = s.chance_outcomes()
-                s.apply_action(rng.choices([a for a, _ in outcomes],
-                                           [p for _, p in outcomes])[0])
+                s.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
             else:
                 s.apply_action(rng.choice(s.legal_actions()))
             if not s.is_terminal():
@@ -954,7 +1077,7 @@ def _bench(calls: int = 20000) -> None:
         ev = default_evaluator(game)
         states = _sample_states(game, 500, seed=1)
         reps = max(1, calls // len(states))
-        for s in states:          # warm memo tables, as in a real search
+        for s in states:  # warm memo tables, as in a real search
             ev.evaluate(s)
 
         def timed(fn):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -18,177 +19,207 @@ BOT_NAMES = SEARCH_BOTS + ("mcts", "random")
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_TT_SIZE = 100_000
 
-_SEARCH_PARAMS = {"max_depth", "time_limit", "evaluator", "tt_size", "seed",
-                  "move_ordering"}
+_SEARCH_PARAMS = {"max_depth", "time_limit", "evaluator", "tt_size", "seed", "move_ordering"}
 _PROBCUT_PARAMS = {"R", "t", "calibration"}
-_MCTS_PARAMS = {"uct_c", "max_simulations", "time_limit", "seed", "rollouts",
-                "max_memory_mb", "solve"}
+_MCTS_PARAMS = {
+    "uct_c",
+    "max_simulations",
+    "time_limit",
+    "seed",
+    "rollouts",
+    "max_memory_mb",
+    "solve",
+}
 _RANDOM_PARAMS = {"seed"}
 
 
 def _accepted(name: str) -> set[str]:
-  if name == "mcts":
-    return _MCTS_PARAMS
-  if name == "random":
-    return _RANDOM_PARAMS
-  if name == "chanceprobcut":
-    return _SEARCH_PARAMS | _PROBCUT_PARAMS
-  return _SEARCH_PARAMS
+    if name == "mcts":
+        return _MCTS_PARAMS
+    if name == "random":
+        return _RANDOM_PARAMS
+    if name == "chanceprobcut":
+        return _SEARCH_PARAMS | _PROBCUT_PARAMS
+    return _SEARCH_PARAMS
 
 
 class UniformRandomBot(pyspiel.Bot):
-  """Uniformly random legal moves from its own seeded generator."""
+    """Uniformly random legal moves from its own seeded generator."""
 
-  def __init__(self, player_id: int, seed: int | None = None):
-    pyspiel.Bot.__init__(self)
-    self._player_id = player_id
-    self._rng = np.random.RandomState(seed)
+    def __init__(self, player_id: int, seed: int | None = None):
+        pyspiel.Bot.__init__(self)
+        self._player_id = player_id
+        self._rng = np.random.RandomState(seed)
 
-  def player_id(self) -> int:
-    return self._player_id
+    def player_id(self) -> int:
+        return self._player_id
 
-  def provides_policy(self) -> bool:
-    return True
+    def provides_policy(self) -> bool:
+        return True
 
-  def restart_at(self, state: pyspiel.State) -> None:
-    pass
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
 
-  def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
-    pass
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        pass
 
-  def step_with_policy(self, state: pyspiel.State):
-    legal = state.legal_actions(self._player_id)
-    if not legal:
-      return [], pyspiel.INVALID_ACTION
-    policy = [(action, 1.0 / len(legal)) for action in legal]
-    return policy, int(legal[self._rng.randint(len(legal))])
+    def step_with_policy(self, state: pyspiel.State):
+        legal = state.legal_actions(self._player_id)
+        if not legal:
+            return [], pyspiel.INVALID_ACTION
+        policy = [(action, 1.0 / len(legal)) for action in legal]
+        return policy, int(legal[self._rng.randint(len(legal))])
 
-  def step(self, state: pyspiel.State) -> int:
-    return self.step_with_policy(state)[1]
+    def step(self, state: pyspiel.State) -> int:
+        return self.step_with_policy(state)[1]
 
 
 def check_game_supported(game: pyspiel.Game, bot_name: str = "search") -> None:
-  """Refuses the games the searches cannot model, naming game and reason."""
-  game_type = game.get_type()
-  reasons = []
-  if game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-    reasons.append("it has simultaneous moves")
-  if game_type.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
-    reasons.append("it has imperfect information")
-  if game.num_players() > 2:
-    reasons.append(f"it has {game.num_players()} players")
-  if game.num_players() == 2 and game_type.utility not in (
-      pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM):
-    reasons.append("it is a two-player general-sum game")
-  if game_type.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
-    reasons.append("its chance outcomes are sampled, not enumerable")
-  if reasons:
-    raise ValueError(
-        f"{bot_name} bots cannot play '{game}': {'; '.join(reasons)}. Accepted: "
-        f"sequential perfect-information games with one player, or two players "
-        f"and zero-sum utilities, and explicit (or no) chance")
+    """Refuses the games the searches cannot model, naming game and reason."""
+    game_type = game.get_type()
+    reasons = []
+    if game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+        reasons.append("it has simultaneous moves")
+    if game_type.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+        reasons.append("it has imperfect information")
+    if game.num_players() > 2:
+        reasons.append(f"it has {game.num_players()} players")
+    if game.num_players() == 2 and game_type.utility not in (
+        pyspiel.GameType.Utility.ZERO_SUM,
+        pyspiel.GameType.Utility.CONSTANT_SUM,
+    ):
+        reasons.append("it is a two-player general-sum game")
+    if game_type.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
+        reasons.append("its chance outcomes are sampled, not enumerable")
+    if reasons:
+        raise ValueError(
+            f"{bot_name} bots cannot play '{game}': {'; '.join(reasons)}. Accepted: "
+            f"sequential perfect-information games with one player, or two players "
+            f"and zero-sum utilities, and explicit (or no) chance"
+        )
 
 
-def _check_number(name: str, value: Any, *, integer: bool, minimum: float,
-                  allow_none: bool = False) -> None:
-  if value is None and allow_none:
-    return
-  kind = int if integer else (int, float)
-  if isinstance(value, bool) or not isinstance(value, kind) or value < minimum:
-    what = "an integer" if integer else "a number"
-    raise ValueError(f"{name} must be {what} >= {minimum}"
-                     + (" or none" if allow_none else "") + f", got {value!r}")
+def _check_number(
+    name: str, value: Any, *, integer: bool, minimum: float, allow_none: bool = False
+) -> None:
+    if value is None and allow_none:
+        return
+    kind = int if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kind) or value < minimum:
+        what = "an integer" if integer else "a number"
+        raise ValueError(
+            f"{name} must be {what} >= {minimum}"
+            + (" or none" if allow_none else "")
+            + f", got {value!r}"
+        )
 
 
-def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game,
-                player_id: int) -> SearchBot:
-  check_game_supported(game, name)
-  max_depth = params.get("max_depth")
-  time_limit = params.get("time_limit")
-  if max_depth is None and time_limit is None:
-    time_limit = DEFAULT_TIME_LIMIT
-  _check_number("max_depth", max_depth, integer=True, minimum=1, allow_none=True)
-  if time_limit is not None:
-    _check_number("time_limit", time_limit, integer=False, minimum=0)
-    if time_limit <= 0:
-      raise ValueError(f"time_limit must be > 0 seconds or none, got {time_limit!r}")
-  tt_size = params.get("tt_size", DEFAULT_TT_SIZE)
-  _check_number("tt_size", tt_size, integer=True, minimum=0)
-  seed = params.get("seed")
-  _check_number("seed", seed, integer=True, minimum=0, allow_none=True)
-  move_ordering = params.get("move_ordering", True)
-  if not isinstance(move_ordering, bool):
-    raise ValueError(f"move_ordering must be true or false, got {move_ordering!r}")
-  probcut = None
-  if name == "chanceprobcut":
-    reduction = params.get("R")
-    _check_number("R", reduction, integer=True, minimum=1, allow_none=True)
-    confidence = params.get("t", 1.5)
-    _check_number("t", confidence, integer=False, minimum=0)
-    probcut = probcut_settings(game, reduction, confidence, params.get("calibration"))
-  searcher = Searcher(game, player_id, name, evaluator=params.get("evaluator"),
-                      tt_size=tt_size, move_ordering=move_ordering, probcut=probcut)
-  return SearchBot(game, player_id, searcher, max_depth, time_limit, seed)
+def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id: int) -> SearchBot:
+    check_game_supported(game, name)
+    max_depth = params.get("max_depth")
+    time_limit = params.get("time_limit")
+    if max_depth is None and time_limit is None:
+        time_limit = DEFAULT_TIME_LIMIT
+    _check_number("max_depth", max_depth, integer=True, minimum=1, allow_none=True)
+    if time_limit is not None:
+        _check_number("time_limit", time_limit, integer=False, minimum=0)
+        if time_limit <= 0:
+            raise ValueError(f"time_limit must be > 0 seconds or none, got {time_limit!r}")
+    tt_size = params.get("tt_size", DEFAULT_TT_SIZE)
+    _check_number("tt_size", tt_size, integer=True, minimum=0)
+    seed = params.get("seed")
+    _check_number("seed", seed, integer=True, minimum=0, allow_none=True)
+    move_ordering = params.get("move_ordering", True)
+    if not isinstance(move_ordering, bool):
+        raise ValueError(f"move_ordering must be true or false, got {move_ordering!r}")
+    probcut = None
+    if name == "chanceprobcut":
+        reduction = params.get("R")
+        _check_number("R", reduction, integer=True, minimum=1, allow_none=True)
+        confidence = params.get("t", 1.5)
+        _check_number("t", confidence, integer=False, minimum=0)
+        probcut = probcut_settings(game, reduction, confidence, params.get("calibration"))
+    searcher = Searcher(
+        game,
+        player_id,
+        name,
+        evaluator=params.get("evaluator"),
+        tt_size=tt_size,
+        move_ordering=move_ordering,
+        probcut=probcut,
+    )
+    return SearchBot(game, player_id, searcher, max_depth, time_limit, seed)
 
 
 def _mcts_bot(params: dict[str, Any], game: pyspiel.Game, player_id: int) -> pyspiel.Bot:
-  if game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS:
-    raise ValueError(
-        f"mcts cannot play '{game}': OpenSpiel's MCTSBot requires terminal rewards and "
-        f"this game has intermediate rewards; use a search bot (star2, expectiminimax) "
-        f"or random instead")
-  uct_c = params.get("uct_c", 2.0)
-  _check_number("uct_c", uct_c, integer=False, minimum=0)
-  simulations = params.get("max_simulations", 1000)
-  _check_number("max_simulations", simulations, integer=True, minimum=1)
-  rollouts = params.get("rollouts", 1)
-  _check_number("rollouts", rollouts, integer=True, minimum=1)
-  memory = params.get("max_memory_mb", 1000)
-  _check_number("max_memory_mb", memory, integer=True, minimum=1)
-  seed = params.get("seed", 0)
-  _check_number("seed", seed, integer=True, minimum=0)
-  time_limit = params.get("time_limit")
-  if time_limit is not None:
-    _check_number("time_limit", time_limit, integer=False, minimum=0)
-    if time_limit <= 0:
-      raise ValueError(f"time_limit must be > 0 seconds or none, got {time_limit!r}")
-    if "max_simulations" not in params:
-      simulations = 10**9  # the clock decides
-  evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
-  bot = pyspiel.MCTSBot(game, evaluator, float(uct_c), int(simulations), int(memory),
-                        bool(params.get("solve", True)), int(seed), False,
-                        pyspiel.ChildSelectionPolicy.UCT,
-                        float(time_limit) if time_limit is not None else -1.0)
-  return bot
+    if game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS:
+        raise ValueError(
+            f"mcts cannot play '{game}': OpenSpiel's MCTSBot requires terminal rewards and "
+            f"this game has intermediate rewards; use a search bot (star2, expectiminimax) "
+            f"or random instead"
+        )
+    uct_c = params.get("uct_c", 2.0)
+    _check_number("uct_c", uct_c, integer=False, minimum=0)
+    simulations = params.get("max_simulations", 1000)
+    _check_number("max_simulations", simulations, integer=True, minimum=1)
+    rollouts = params.get("rollouts", 1)
+    _check_number("rollouts", rollouts, integer=True, minimum=1)
+    memory = params.get("max_memory_mb", 1000)
+    _check_number("max_memory_mb", memory, integer=True, minimum=1)
+    seed = params.get("seed", 0)
+    _check_number("seed", seed, integer=True, minimum=0)
+    time_limit = params.get("time_limit")
+    if time_limit is not None:
+        _check_number("time_limit", time_limit, integer=False, minimum=0)
+        if time_limit <= 0:
+            raise ValueError(f"time_limit must be > 0 seconds or none, got {time_limit!r}")
+        if "max_simulations" not in params:
+            simulations = 10**9  # the clock decides
+    evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
+    bot = pyspiel.MCTSBot(
+        game,
+        evaluator,
+        float(uct_c),
+        int(simulations),
+        int(memory),
+        bool(params.get("solve", True)),
+        int(seed),
+        False,
+        pyspiel.ChildSelectionPolicy.UCT,
+        float(time_limit) if time_limit is not None else -1.0,
+    )
+    return bot
 
 
-def make_bot(spec: str, game: pyspiel.Game | str, player_id: int,
-             **overrides: Any) -> pyspiel.Bot:
-  """Builds a bot from a spec such as ``"star2(max_depth=4,time_limit=0.5)"``.
+def make_bot(spec: str, game: pyspiel.Game | str, player_id: int, **overrides: Any) -> pyspiel.Bot:
+    """Builds a bot from a spec such as ``"star2(max_depth=4,time_limit=0.5)"``.
 
-  ``overrides`` take precedence over parameters in the spec, so objects (an
-  evaluator instance) can be passed that a string cannot hold.
-  """
-  if isinstance(game, str):
-    game = pyspiel.load_game(game)
-  name, params = parse_spec(spec)
-  params.update(overrides)
-  if name not in BOT_NAMES:
-    raise ValueError(f"unknown bot {name!r}; accepted: {', '.join(BOT_NAMES)}")
-  unknown = sorted(set(params) - _accepted(name))
-  if unknown:
-    raise ValueError(f"unknown parameter(s) {', '.join(unknown)} for bot {name!r}; "
-                     f"accepted: {', '.join(sorted(_accepted(name)))}")
-  if not isinstance(player_id, int) or not 0 <= player_id < game.num_players():
-    raise ValueError(f"player_id must be in 0..{game.num_players() - 1} for '{game}', "
-                     f"got {player_id!r}")
-  if name == "random":
-    seed = params.get("seed")
-    _check_number("seed", seed, integer=True, minimum=0, allow_none=True)
-    return UniformRandomBot(player_id, seed)
-  if name == "mcts":
-    return _mcts_bot(params, game, player_id)
-  return _search_bot(name, params, game, player_id)
+    ``overrides`` take precedence over parameters in the spec, so objects (an
+    evaluator instance) can be passed that a string cannot hold.
+    """
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
+    name, params = parse_spec(spec)
+    params.update(overrides)
+    if name not in BOT_NAMES:
+        raise ValueError(f"unknown bot {name!r}; accepted: {', '.join(BOT_NAMES)}")
+    unknown = sorted(set(params) - _accepted(name))
+    if unknown:
+        raise ValueError(
+            f"unknown parameter(s) {', '.join(unknown)} for bot {name!r}; "
+            f"accepted: {', '.join(sorted(_accepted(name)))}"
+        )
+    if not isinstance(player_id, int) or not 0 <= player_id < game.num_players():
+        raise ValueError(
+            f"player_id must be in 0..{game.num_players() - 1} for '{game}', got {player_id!r}"
+        )
+    if name == "random":
+        seed = params.get("seed")
+        _check_number("seed", seed, integer=True, minimum=0, allow_none=True)
+        return UniformRandomBot(player_id, seed)
+    if name == "mcts":
+        return _mcts_bot(params, game, player_id)
+    return _search_bot(name, params, game, player_id)
 
 
 BotFactory = Callable[..., pyspiel.Bot]

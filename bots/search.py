@@ -27,7 +27,8 @@ import dataclasses
 import gc
 import math
 import time
-from typing import Any, Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 import pyspiel
 
@@ -39,97 +40,108 @@ CHANCE = int(pyspiel.PlayerId.CHANCE)
 INF = math.inf
 _TIME_CHECK_INTERVAL = 64
 
-STAT_KEYS = ("nodes", "leaves", "evaluations", "probe_nodes", "tt_hits",
-             "cutoffs_alpha_beta", "cutoffs_star1", "cutoffs_star2_probe",
-             "cutoffs_probcut", "probcut_nodes", "probcut_researches",
-             "probe_reuses")
+STAT_KEYS = (
+    "nodes",
+    "leaves",
+    "evaluations",
+    "probe_nodes",
+    "tt_hits",
+    "cutoffs_alpha_beta",
+    "cutoffs_star1",
+    "cutoffs_star2_probe",
+    "cutoffs_probcut",
+    "probcut_nodes",
+    "probcut_researches",
+    "probe_reuses",
+)
 
 
 class SearchTimeout(Exception):
-  """Raised inside the tree when the deadline passes; the caller keeps the last result."""
+    """Raised inside the tree when the deadline passes; the caller keeps the last result."""
 
 
 class LeafValueOutOfBounds(ValueError):
-  """An evaluator returned a value outside the bounds it (or the game) declared."""
+    """An evaluator returned a value outside the bounds it (or the game) declared."""
 
 
 @dataclasses.dataclass
 class SearchResult:
-  value: float
-  action: int | None
-  depth: int
-  stats: dict[str, int]
+    value: float
+    action: int | None
+    depth: int
+    stats: dict[str, int]
 
 
 @dataclasses.dataclass(frozen=True)
 class ProbCutModel:
-  """v_deep ~ a * v_shallow + b with residual sigma, for one remaining depth.
+    """v_deep ~ a * v_shallow + b with residual sigma, for one remaining depth.
 
-  The optional mover-relative fit (``mover``: a, b, sigma on values seen by
-  the side to move at the outcome) separates the two bands a fixed-view fit
-  mixes in two-player games, where shallow and deep searches end on different
-  players' moves. From the searching player's view it predicts
-  ``a * v + s * b`` with s = +1 when the searching player moves, -1 otherwise.
-  """
-  a: float
-  b: float
-  sigma: float
-  mover: tuple[float, float, float] | None = None
+    The optional mover-relative fit (``mover``: a, b, sigma on values seen by
+    the side to move at the outcome) separates the two bands a fixed-view fit
+    mixes in two-player games, where shallow and deep searches end on different
+    players' moves. From the searching player's view it predicts
+    ``a * v + s * b`` with s = +1 when the searching player moves, -1 otherwise.
+    """
+
+    a: float
+    b: float
+    sigma: float
+    mover: tuple[float, float, float] | None = None
 
 
 class ProbCutSettings:
-  """Calibrated models by remaining depth for one (game, R)."""
+    """Calibrated models by remaining depth for one (game, R)."""
 
-  def __init__(self, reduction: int, t: float, models: dict[int, ProbCutModel]):
-    if reduction < 1:
-      raise ValueError(f"ChanceProbCut reduction R must be >= 1, got {reduction}")
-    if not t > 0:
-      raise ValueError(f"ChanceProbCut confidence t must be > 0, got {t}")
-    if not models:
-      raise ValueError("ChanceProbCut needs at least one calibrated depth")
-    self.reduction = int(reduction)
-    self.t = float(t)
-    self.models = dict(models)
-    self._depths = sorted(self.models)
+    def __init__(self, reduction: int, t: float, models: dict[int, ProbCutModel]):
+        if reduction < 1:
+            raise ValueError(f"ChanceProbCut reduction R must be >= 1, got {reduction}")
+        if not t > 0:
+            raise ValueError(f"ChanceProbCut confidence t must be > 0, got {t}")
+        if not models:
+            raise ValueError("ChanceProbCut needs at least one calibrated depth")
+        self.reduction = int(reduction)
+        self.t = float(t)
+        self.models = dict(models)
+        self._depths = sorted(self.models)
 
-  def model_for(self, depth: int) -> ProbCutModel:
-    """The model for this remaining depth, else the nearest calibrated one."""
-    model = self.models.get(depth)
-    if model is None:
-      nearest = min(self._depths, key=lambda d: (abs(d - depth), -d))
-      model = self.models[nearest]
-    return model
+    def model_for(self, depth: int) -> ProbCutModel:
+        """The model for this remaining depth, else the nearest calibrated one."""
+        model = self.models.get(depth)
+        if model is None:
+            nearest = min(self._depths, key=lambda d: (abs(d - depth), -d))
+            model = self.models[nearest]
+        return model
 
 
 def _string_key(state: Any) -> Hashable:
-  # The player is part of the key: several games print a chance node and the
-  # decision node after it identically.
-  return (state.current_player(), str(state))
+    # The player is part of the key: several games print a chance node and the
+    # decision node after it identically.
+    return (state.current_player(), str(state))
 
 
 def _einstein_key(state: Any) -> Hashable:
-  # The board string omits the die (the last action at a decision node) and,
-  # at a chance node, whose turn follows (a turn is a roll and a move).
-  player = state.current_player()
-  die = state.history()[-1] if player >= 0 else -1
-  return (player, str(state), state.move_number() % 4, die)
+    # The board string omits the die (the last action at a decision node) and,
+    # at a chance node, whose turn follows (a turn is a roll and a move).
+    player = state.current_player()
+    die = state.history()[-1] if player >= 0 else -1
+    return (player, str(state), state.move_number() % 4, die)
 
 
 def _history_key(state: Any) -> Hashable:
-  # Always sound: equal histories are equal states. Finds no transpositions
-  # between different move orders, but still serves iterative deepening,
-  # probes and repeated searches of the same position.
-  return tuple(state.history())
+    # Always sound: equal histories are equal states. Finds no transpositions
+    # between different move orders, but still serves iterative deepening,
+    # probes and repeated searches of the same position.
+    return tuple(state.history())
 
 
 def _python_state_key(state: Any) -> Hashable:
-  # A Python game's state may be built mid-game with a short history (a
-  # position's to_state()), so the history alone can name two states.
-  return (tuple(state.history()), state.current_player(), str(state))
+    # A Python game's state may be built mid-game with a short history (a
+    # position's to_state()), so the history alone can name two states.
+    return (tuple(state.history()), state.current_player(), str(state))
 
 
 def _position_key(position: Any) -> Hashable:
-  return position
+    return position
 
 
 # Keys checked to determine the rest of the game (tests/test_transposition_keys.py);
@@ -145,640 +157,721 @@ KEY_FUNCTIONS: dict[str, Callable[[Any], Hashable]] = {
 
 
 def default_key_function(game: pyspiel.Game) -> Callable[[Any], Hashable]:
-  """Transposition key for pyspiel states of ``game`` (positions are their own key)."""
-  return KEY_FUNCTIONS.get(game.get_type().short_name, _history_key)
+    """Transposition key for pyspiel states of ``game`` (positions are their own key)."""
+    return KEY_FUNCTIONS.get(game.get_type().short_name, _history_key)
 
 
 class Searcher:
-  """Runs fixed-depth searches from one player's point of view.
+    """Runs fixed-depth searches from one player's point of view.
 
-  One Searcher (and its table) is kept by a bot across moves; ``search`` may
-  be called with increasing depths for iterative deepening.
-  """
-
-  def __init__(self, game: pyspiel.Game, player: int, algorithm: str = "star2",
-               evaluator: Any = None, tt_size: int = 0,
-               move_ordering: bool = True,
-               probcut: ProbCutSettings | None = None,
-               reuse_probes: bool = True,
-               key_fn: Callable[[Any], Hashable] | None = None):
-    if algorithm not in ALGORITHMS:
-      raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
-    if algorithm == "chanceprobcut" and probcut is None:
-      raise ValueError("chanceprobcut needs ProbCutSettings (a calibration)")
-    self.game = game
-    self.player = int(player)
-    self.algorithm = algorithm
-    self.evaluator = make_evaluator(evaluator, game)
-    self.lower_bound, self.upper_bound, self._declared_bounds = search_bounds(
-        self.evaluator, game, self.player)
-    self._eval_lower, self._eval_upper = self.lower_bound, self.upper_bound
-    self._eval_takes_positions = bool(getattr(self.evaluator, "accepts_positions", False))
-    # Built-in evaluators offer player_value(): the same number, no array.
-    player_value = getattr(self.evaluator, "player_value", None)
-    self._player_value = player_value if callable(player_value) else None
-    self.star1 = algorithm != "expectiminimax"
-    self.probing = algorithm in ("star2", "chanceprobcut")
-    self.probcut = probcut if algorithm == "chanceprobcut" else None
-    self.move_ordering = bool(move_ordering)
-    self.reuse_probes = bool(reuse_probes)
-    self.table = TranspositionTable(tt_size) if tt_size and tt_size > 0 else None
-    self._custom_key = key_fn
-    self._state_key = key_fn or default_key_function(game)
-    self.key_fn = self._state_key
-    self.history: dict[int, int] = {}
-    self._num_actions = game.num_distinct_actions()
-    self.deadline: float | None = None
-    self._convert_leaves = False
-    self._cache_leaves = False
-    self.reset_stats()
-
-  # ----------------------------------------------------------------- public
-
-  def reset_stats(self) -> None:
-    self.nodes = 0
-    self.leaves = 0
-    self.evaluations = 0
-    self.probe_nodes = 0
-    self.tt_hits = 0
-    self.cutoffs_alpha_beta = 0
-    self.cutoffs_star1 = 0
-    self.cutoffs_star2_probe = 0
-    self.cutoffs_probcut = 0
-    self.probcut_nodes = 0
-    self.probe_reuses = 0
-    self.probcut_researches = 0
-    self._probe_level = 0
-    self._probcut_level = 0
-    self._next_time_check = _TIME_CHECK_INTERVAL
-
-  def stats(self) -> dict[str, int]:
-    return {key: getattr(self, key) for key in STAT_KEYS}
-
-  def search(self, state: Any, depth: int,
-             root_order: Sequence[int] | None = None,
-             partial: dict | None = None) -> tuple[float, int | None]:
-    """Searches ``state`` to ``depth`` decision plies; returns (value, action).
-
-    ``partial``, if given, receives the best fully searched root move so far,
-    so a caller interrupted by the deadline still has a move.
+    One Searcher (and its table) is kept by a bot across moves; ``search`` may
+    be called with increasing depths for iterative deepening.
     """
-    if depth < 0:
-      raise ValueError(f"depth must be >= 0, got {depth}")
-    # A search allocates millions of short-lived objects and no cycles; the
-    # cyclic collector would only rescan the table (pauses of tens of ms).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-      return self._search_root(state, depth, root_order, partial)
-    finally:
-      if collecting:
-        gc.enable()
 
-  def _search_root(self, state: Any, depth: int, root_order: Sequence[int] | None,
-                   partial: dict | None) -> tuple[float, int | None]:
-    node = to_search_node(state)
-    if self._custom_key is None:
-      if node is not state:
-        self.key_fn = _position_key
-      elif self._state_key is _history_key and type(state).__module__ != "pyspiel":
-        self.key_fn = _python_state_key
-      else:
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        player: int,
+        algorithm: str = "star2",
+        evaluator: Any = None,
+        tt_size: int = 0,
+        move_ordering: bool = True,
+        probcut: ProbCutSettings | None = None,
+        reuse_probes: bool = True,
+        key_fn: Callable[[Any], Hashable] | None = None,
+    ):
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
+        if algorithm == "chanceprobcut" and probcut is None:
+            raise ValueError("chanceprobcut needs ProbCutSettings (a calibration)")
+        self.game = game
+        self.player = int(player)
+        self.algorithm = algorithm
+        self.evaluator = make_evaluator(evaluator, game)
+        self.lower_bound, self.upper_bound, self._declared_bounds = search_bounds(
+            self.evaluator, game, self.player
+        )
+        self._eval_lower, self._eval_upper = self.lower_bound, self.upper_bound
+        self._eval_takes_positions = bool(getattr(self.evaluator, "accepts_positions", False))
+        # Built-in evaluators offer player_value(): the same number, no array.
+        player_value = getattr(self.evaluator, "player_value", None)
+        self._player_value = player_value if callable(player_value) else None
+        self.star1 = algorithm != "expectiminimax"
+        self.probing = algorithm in ("star2", "chanceprobcut")
+        self.probcut = probcut if algorithm == "chanceprobcut" else None
+        self.move_ordering = bool(move_ordering)
+        self.reuse_probes = bool(reuse_probes)
+        self.table = TranspositionTable(tt_size) if tt_size and tt_size > 0 else None
+        self._custom_key = key_fn
+        self._state_key = key_fn or default_key_function(game)
         self.key_fn = self._state_key
-    self._cache_leaves = self.table is not None and self.key_fn is not _history_key
-    self._convert_leaves = node is not state and not self._eval_takes_positions
-    if self.table is not None:
-      self.table.new_search()
-    player = node.current_player()
-    if depth == 0 or player < 0:
-      return self._search(node, depth, -INF, INF), None
-    return self._root(node, int(player), depth, root_order, partial)
+        self.history: dict[int, int] = {}
+        self._num_actions = game.num_distinct_actions()
+        self.deadline: float | None = None
+        self._convert_leaves = False
+        self._cache_leaves = False
+        self.reset_stats()
 
-  # ---------------------------------------------------------------- helpers
+    # ----------------------------------------------------------------- public
 
-  def _tick(self) -> None:
-    self._next_time_check = self.nodes + _TIME_CHECK_INTERVAL
-    self._check_clock()
+    def reset_stats(self) -> None:
+        self.nodes = 0
+        self.leaves = 0
+        self.evaluations = 0
+        self.probe_nodes = 0
+        self.tt_hits = 0
+        self.cutoffs_alpha_beta = 0
+        self.cutoffs_star1 = 0
+        self.cutoffs_star2_probe = 0
+        self.cutoffs_probcut = 0
+        self.probcut_nodes = 0
+        self.probe_reuses = 0
+        self.probcut_researches = 0
+        self._probe_level = 0
+        self._probcut_level = 0
+        self._next_time_check = _TIME_CHECK_INTERVAL
 
-  def _check_clock(self) -> None:
-    if self.deadline is not None and time.perf_counter() >= self.deadline:
-      raise SearchTimeout()
+    def stats(self) -> dict[str, int]:
+        return {key: getattr(self, key) for key in STAT_KEYS}
 
-  def _evaluate(self, node: Any) -> float:
-    self.evaluations += 1
-    target = node.to_state() if self._convert_leaves else node
-    if self._player_value is not None:
-      value = float(self._player_value(target, self.player))
-    else:
-      value = float(self.evaluator.evaluate(target)[self.player])
-    if not self._eval_lower <= value <= self._eval_upper:
-      raise LeafValueOutOfBounds(
-          f"evaluator {type(self.evaluator).__name__} returned {value} for player "
-          f"{self.player}, outside its declared bounds [{self._eval_lower}, "
-          f"{self._eval_upper}] in game {self.game}; Star1/Star2 are only exact when "
-          f"every leaf lies within the bounds: fix the evaluator or declare wider "
-          f"`bounds`")
-    return value
+    def search(
+        self,
+        state: Any,
+        depth: int,
+        root_order: Sequence[int] | None = None,
+        partial: dict | None = None,
+    ) -> tuple[float, int | None]:
+        """Searches ``state`` to ``depth`` decision plies; returns (value, action).
 
-  def _terminal_value(self, node: Any) -> float:
-    value = float(node.returns()[self.player])
-    if not self.lower_bound <= value <= self.upper_bound:
-      raise LeafValueOutOfBounds(
-          f"terminal utility {value} for player {self.player} in game {self.game} lies "
-          f"outside the bounds [{self.lower_bound}, {self.upper_bound}] declared by "
-          f"evaluator {type(self.evaluator).__name__}; declared bounds must cover the "
-          f"game's terminal utilities too")
-    return value
+        ``partial``, if given, receives the best fully searched root move so far,
+        so a caller interrupted by the deadline still has a move.
+        """
+        if depth < 0:
+            raise ValueError(f"depth must be >= 0, got {depth}")
+        # A search allocates millions of short-lived objects and no cycles; the
+        # cyclic collector would only rescan the table (pauses of tens of ms).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._search_root(state, depth, root_order, partial)
+        finally:
+            if collecting:
+                gc.enable()
 
-  def _ordered_actions(self, node: Any, player: int, depth: int,
-                       tt_move: int | None) -> list[int]:
-    actions = node.legal_actions()
-    if not self.move_ordering:
-      return actions
-    if depth >= 2 and len(actions) > 1 and self.history:
-      offset = player * self._num_actions
-      history = self.history
-      actions = sorted(actions, key=lambda a: -history.get(offset + a, 0))
-    if tt_move is not None and len(actions) > 1 and tt_move in actions:
-      actions = [tt_move] + [a for a in actions if a != tt_move]
-    return actions
-
-  def _reward_move(self, player: int, action: int, depth: int) -> None:
-    key = player * self._num_actions + action
-    self.history[key] = self.history.get(key, 0) + depth * depth
-
-  # ------------------------------------------------------------------- root
-
-  def _root(self, node: Any, player: int, depth: int,
-            root_order: Sequence[int] | None, partial: dict | None
-            ) -> tuple[float, int | None]:
-    self.nodes += 1
-    maximize = player == self.player
-    entry = self.table.get(self.key_fn(node)) if self.table is not None else None
-    tt_move = entry[MOVE] if entry is not None else None
-    actions = self._ordered_actions(node, player, depth, tt_move)
-    if root_order:
-      preferred = [a for a in root_order if a in actions]
-      actions = preferred + [a for a in actions if a not in preferred]
-    best_value = -INF if maximize else INF
-    best_action = None
-    alpha, beta = -INF, INF
-    for action in actions:
-      value = self._search(node.child(action), depth - 1, alpha, beta)
-      if (value > best_value) if maximize else (value < best_value):
-        best_value, best_action = value, action
-        if maximize:
-          alpha = value
-        else:
-          beta = value
-        if partial is not None:
-          partial["value"], partial["action"] = best_value, best_action
-    if best_action is not None:
-      self._reward_move(player, best_action, depth)
-    if self.table is not None:
-      self.table.store(self.key_fn(node), depth, best_value, best_value, best_action)
-    return best_value, best_action
-
-  # ---------------------------------------------------------------- interior
-
-  def _search(self, node: Any, depth: int, alpha: float, beta: float) -> float:
-    self.nodes += 1
-    if self.nodes >= self._next_time_check:
-      self._tick()
-    player = node.current_player()
-    if player < 0:
-      if player != CHANCE:
-        self.leaves += 1
-        return self._terminal_value(node)
-      if depth == 0:
-        self.leaves += 1
-        return self._leaf(node)
-      return self._chance(node, depth, alpha, beta)
-    if depth == 0:
-      self.leaves += 1
-      return self._leaf(node)
-    return self._decision(node, player, depth, alpha, beta)
-
-  def _leaf(self, node: Any) -> float:
-    """A frontier value, from the table when the same position was evaluated.
-
-    Only where keys find transpositions (not history keys); a table entry of
-    depth 0 is exactly the evaluator's value, so this never changes a result.
-    """
-    if not self._cache_leaves:
-      return self._evaluate(node)
-    key = self.key_fn(node)
-    entry = self.table.get(key)
-    if entry is not None and entry[DEPTH] == 0:
-      self.tt_hits += 1
-      return entry[LOWER]
-    value = self._evaluate(node)
-    self.table.store(key, 0, value, value, None)
-    return value
-
-  def _decision(self, node: Any, player: int, depth: int, alpha: float,
-                beta: float, probed: tuple | None = None) -> float:
-    table = self.table
-    tt_move = None
-    if table is not None:
-      key = self.key_fn(node)
-      entry = table.get(key)
-      if entry is not None:
-        tt_move = entry[MOVE]
-        if entry[DEPTH] == depth:
-          lower, upper = entry[LOWER], entry[UPPER]
-          if lower >= beta or upper <= alpha or lower == upper:
-            self.tt_hits += 1
-            return lower if lower >= beta or lower == upper else upper
-    alpha0, beta0 = alpha, beta
-    if probed is None:
-      actions = self._ordered_actions(node, player, depth, tt_move)
-    else:
-      actions = probed[4]  # the probe's ordering: the probed move comes first
-    best_action = actions[0]
-    search = self._search if probed is None else self._search_or_reuse(probed)
-    child_depth = depth - 1
-    if player == self.player:
-      best = -INF
-      for action in actions:
-        value = search(node.child(action), child_depth, alpha, beta)
-        if value > best:
-          best, best_action = value, action
-          if value >= beta:
-            self.cutoffs_alpha_beta += 1
-            break
-          if value > alpha:
-            alpha = value
-    else:
-      best = INF
-      for action in actions:
-        value = search(node.child(action), child_depth, alpha, beta)
-        if value < best:
-          best, best_action = value, action
-          if value <= alpha:
-            self.cutoffs_alpha_beta += 1
-            break
-          if value < beta:
-            beta = value
-    if self.move_ordering:
-      self._reward_move(player, best_action, depth)
-    if table is not None:
-      self._store(key, depth, best, alpha0, beta0, best_action)
-    return best
-
-  def _search_or_reuse(self, probed: tuple) -> Callable[..., float]:
-    """A search function that answers the probed successor from the probe.
-
-    The probe's fail-soft result is reused when it decides the new window the
-    same way a fresh search would: exact inside its own window, or a bound on
-    the side the new window needs. Only the first call can be the probed move.
-    """
-    _, value, window_low, window_high, _ = probed
-    first = [True]
-
-    def search(child: Any, depth: int, alpha: float, beta: float) -> float:
-      if first[0]:
-        first[0] = False
-        if (window_low < value < window_high or value <= window_low and value <= alpha
-            or value >= window_high and value >= beta):
-          self.probe_reuses += 1
-          return value
-      return self._search(child, depth, alpha, beta)
-
-    return search
-
-  def _store(self, key: Hashable, depth: int, value: float, alpha: float,
-             beta: float, move: int | None) -> None:
-    if value <= alpha:
-      self.table.store(key, depth, -INF, value, move)
-    elif value >= beta:
-      self.table.store(key, depth, value, INF, move)
-    else:
-      self.table.store(key, depth, value, value, move)
-
-  # ------------------------------------------------------------------ chance
-
-  def _chance(self, node: Any, depth: int, alpha: float, beta: float) -> float:
-    outcomes = node.chance_outcomes()
-    if self.move_ordering and len(outcomes) > 1:
-      outcomes = sorted(outcomes, key=lambda item: -item[1])
-    if not self.star1:
-      search = self._search
-      total = 0.0
-      for action, prob in outcomes:
-        total += prob * search(node.child(action), depth, -INF, INF)
-      return total
-
-    table = self.table
-    if table is not None:
-      key = self.key_fn(node)
-      entry = table.get(key)
-      if entry is not None and entry[DEPTH] == depth:
-        lower, upper = entry[LOWER], entry[UPPER]
-        if lower >= beta or upper <= alpha or lower == upper:
-          self.tt_hits += 1
-          return lower if lower >= beta or lower == upper else upper
-    value = self._star(node, outcomes, depth, alpha, beta)
-    if table is not None:
-      self._store(key, depth, value, alpha, beta, None)
-    return value
-
-  def _star(self, node: Any, outcomes: list, depth: int, alpha: float,
-            beta: float) -> float:
-    """Star1 (with optional probing and ProbCut bounds) at one chance node."""
-    count = len(outcomes)
-    low_bound, high_bound = self.lower_bound, self.upper_bound
-    probs = [prob for _, prob in outcomes]
-    lo = [low_bound] * count
-    hi = [high_bound] * count
-    need_children = self.probing or self.table is not None
-    children = self._expand(node, outcomes) if need_children else None
-    probes: list | None = [None] * count if self.probing and self.reuse_probes else None
-    proven: tuple[list, list] | None = None  # bounds before ChanceProbCut narrowed them
-
-    if need_children:
-      exact = self._known_child_bounds(children, depth, lo, hi)
-      # Forward pruning only where a cut is possible: not inside the
-      # open-window shallow searches themselves.
-      if (self.probcut is not None and depth > self.probcut.reduction
-          and (alpha > low_bound or beta < high_bound)):
-        proven = (list(lo), list(hi))
-        cut = self._probcut(children, probs, depth, alpha, beta, lo, hi)
-        if cut is not None:
-          return cut
-      if self.probing:
-        cut = self._probe(children, probs, depth, alpha, beta, lo, hi, exact, probes)
-        if cut is not None:
-          return cut
-
-    # Star1 phase. later_hi/later_lo are the probability-weighted bounds of
-    # the outcomes not yet searched. A cut is decided on the node's own bound
-    # with a tolerance for rounding (1/6 is not exact in binary, and Ballard's
-    # ties must cut), and the bound returned is clamped to the window so a
-    # parent never mistakes it for an exact value.
-    tol_low = _tolerance(alpha)
-    tol_high = _tolerance(beta)
-    later_hi = sum(p * h for p, h in zip(probs, hi))
-    later_lo = sum(p * l for p, l in zip(probs, lo))
-    done = 0.0
-    search = self._search
-    for i in range(count):
-      prob = probs[i]
-      lo_i, hi_i = lo[i], hi[i]
-      later_hi -= prob * hi_i
-      later_lo -= prob * lo_i
-      if lo_i == hi_i:
-        done += prob * lo_i
-        continue
-      bound = done + prob * hi_i + later_hi
-      if bound <= alpha + tol_low:
-        self.cutoffs_star1 += 1
-        return bound if bound < alpha else alpha
-      bound = done + prob * lo_i + later_lo
-      if bound >= beta - tol_high:
-        self.cutoffs_star1 += 1
-        return bound if bound > beta else beta
-      # The child's window is widened by half the tolerance so that a child
-      # value tying the cut value (up to rounding) fails low or high there.
-      lower_cut = (alpha - done - later_hi + 0.5 * tol_low) / prob
-      upper_cut = (beta - done - later_lo - 0.5 * tol_high) / prob
-      child = children[i] if children is not None else node.child(outcomes[i][0])
-      window_low = lower_cut if lower_cut > lo_i else lo_i
-      window_high = upper_cut if upper_cut < hi_i else hi_i
-      if probes is not None and probes[i] is not None:
-        # The probe already expanded this child: its search resumes here.
-        value = self._decision(child, child.current_player(), depth, window_low,
-                               window_high, probes[i])
-      else:
-        value = search(child, depth, window_low, window_high)
-      if proven is not None:
-        value = self._verify_probable(child, depth, value, lower_cut, upper_cut,
-                                      window_low, window_high, proven[0][i], proven[1][i])
-      bound = done + prob * value + later_hi
-      if bound <= alpha + tol_low:
-        self.cutoffs_star1 += 1
-        return bound if bound < alpha else alpha
-      bound = done + prob * value + later_lo
-      if bound >= beta - tol_high:
-        self.cutoffs_star1 += 1
-        return bound if bound > beta else beta
-      done += prob * value
-    return done
-
-  def _verify_probable(self, child: Any, depth: int, value: float, lower_cut: float,
-                       upper_cut: float, window_low: float, window_high: float,
-                       proven_low: float, proven_high: float) -> float:
-    """Re-searches a child that failed against a bound ChanceProbCut only guessed.
-
-    Failing low against a proven bound makes the value exact, but against a
-    probable one it is only an upper bound; the child is searched again with
-    the window its proven bounds allow.
-    """
-    if lower_cut < value <= window_low and proven_low < value:
-      self.probcut_researches += 1
-      return self._search(child, depth, max(lower_cut, proven_low), window_high)
-    if upper_cut > value >= window_high and proven_high > value:
-      self.probcut_researches += 1
-      return self._search(child, depth, window_low, min(upper_cut, proven_high))
-    return value
-
-  def _expand(self, node: Any, outcomes: list) -> list:
-    """All outcome children, with the clock checked on huge chance nodes."""
-    if len(outcomes) <= _TIME_CHECK_INTERVAL or self.deadline is None:
-      return [node.child(action) for action, _ in outcomes]
-    children = []
-    for start in range(0, len(outcomes), _TIME_CHECK_INTERVAL):
-      self._check_clock()
-      children.extend(node.child(action)
-                      for action, _ in outcomes[start:start + _TIME_CHECK_INTERVAL])
-    return children
-
-  def _known_child_bounds(self, children: list, depth: int, lo: list,
-                          hi: list) -> list[bool]:
-    """Terminal children are exact; table entries of this depth bound the rest."""
-    exact = [False] * len(children)
-    table = self.table
-    key_fn = self.key_fn
-    # With history keys the children of a fresh chance node rarely have an
-    # entry yet; the per-child key (the whole history) costs more than it finds.
-    lookup = table is not None and key_fn is not _history_key
-    check_clock = len(children) > _TIME_CHECK_INTERVAL and self.deadline is not None
-    for i, child in enumerate(children):
-      if check_clock and i % _TIME_CHECK_INTERVAL == 0:
-        self._check_clock()
-      player = child.current_player()
-      if player < 0 and player != CHANCE:
-        self.nodes += 1
-        self.leaves += 1
-        lo[i] = hi[i] = self._terminal_value(child)
-        exact[i] = True
-      elif lookup:
-        entry = table.get(key_fn(child))
-        if entry is not None and entry[DEPTH] == depth:
-          if entry[LOWER] > lo[i]:
-            lo[i] = entry[LOWER]
-          if entry[UPPER] < hi[i]:
-            hi[i] = entry[UPPER]
-    return exact
-
-  def _probe(self, children: list, probs: list, depth: int, alpha: float,
-             beta: float, lo: list, hi: list, exact: list,
-             probes: list | None) -> float | None:
-    """Star2 probing: one successor per decision child gives a one-sided bound."""
-    sum_hi = sum(p * h for p, h in zip(probs, hi))
-    sum_lo = sum(p * l for p, l in zip(probs, lo))
-    tol_low = _tolerance(alpha)
-    tol_high = _tolerance(beta)
-    if sum_hi <= alpha + tol_low:
-      self.cutoffs_star2_probe += 1
-      return sum_hi if sum_hi < alpha else alpha
-    if sum_lo >= beta - tol_high:
-      self.cutoffs_star2_probe += 1
-      return sum_lo if sum_lo > beta else beta
-    nodes_before = self.nodes
-    self._probe_level += 1
-    try:
-      for i, child in enumerate(children):
-        if exact[i] or lo[i] == hi[i]:
-          continue
-        player = child.current_player()
-        if player < 0:
-          continue  # a chance child: no one-sided bound from one successor
-        prob = probs[i]
-        minimizing = player != self.player
-        if minimizing and alpha == -INF or not minimizing and beta == INF:
-          continue
-        tt_move = None
+    def _search_root(
+        self, state: Any, depth: int, root_order: Sequence[int] | None, partial: dict | None
+    ) -> tuple[float, int | None]:
+        node = to_search_node(state)
+        if self._custom_key is None:
+            if node is not state:
+                self.key_fn = _position_key
+            elif self._state_key is _history_key and type(state).__module__ != "pyspiel":
+                self.key_fn = _python_state_key
+            else:
+                self.key_fn = self._state_key
+        self._cache_leaves = self.table is not None and self.key_fn is not _history_key
+        self._convert_leaves = node is not state and not self._eval_takes_positions
         if self.table is not None:
-          entry = self.table.get(self.key_fn(child))
-          if entry is not None:
-            tt_move = entry[MOVE]
-        ordered = self._ordered_actions(child, player, depth, tt_move)
-        action = ordered[0]
-        successor = child.child(action)
-        self.nodes += 1  # the probed decision child itself
-        if minimizing:
-          # A min child is at most its probed successor's value.
-          lower_cut = (alpha - (sum_hi - prob * hi[i]) + 0.5 * tol_low) / prob
-          window_low = lower_cut if lower_cut > lo[i] else lo[i]
-          if window_low >= hi[i]:
-            continue
-          value = self._search(successor, depth - 1, window_low, hi[i])
-          if probes is not None:
-            probes[i] = (action, value, window_low, hi[i], ordered)
-          if value < hi[i]:
-            sum_hi -= prob * (hi[i] - value)
-            hi[i] = value
-            if sum_hi <= alpha + tol_low:
-              self.cutoffs_star2_probe += 1
-              return sum_hi if sum_hi < alpha else alpha
-        else:
-          upper_cut = (beta - (sum_lo - prob * lo[i]) - 0.5 * tol_high) / prob
-          window_high = upper_cut if upper_cut < hi[i] else hi[i]
-          if window_high <= lo[i]:
-            continue
-          value = self._search(successor, depth - 1, lo[i], window_high)
-          if probes is not None:
-            probes[i] = (action, value, lo[i], window_high, ordered)
-          if value > lo[i]:
-            sum_lo += prob * (value - lo[i])
-            lo[i] = value
-            if sum_lo >= beta - tol_high:
-              self.cutoffs_star2_probe += 1
-              return sum_lo if sum_lo > beta else beta
-    finally:
-      self._probe_level -= 1
-      if self._probe_level == 0:
-        self.probe_nodes += self.nodes - nodes_before
-    return None
+            self.table.new_search()
+        player = node.current_player()
+        if depth == 0 or player < 0:
+            return self._search(node, depth, -INF, INF), None
+        return self._root(node, int(player), depth, root_order, partial)
 
-  def _probcut(self, children: list, probs: list, depth: int, alpha: float,
-               beta: float, lo: list, hi: list) -> float | None:
-    """ChanceProbCut: shallow searches turned into probable per-outcome bounds."""
-    settings = self.probcut
-    model = settings.model_for(depth)
-    shallow_depth = depth - settings.reduction
-    nodes_before = self.nodes
-    self._probcut_level += 1
-    probable_lo = list(lo)
-    probable_hi = list(hi)
-    try:
-      for i, child in enumerate(children):
-        if lo[i] == hi[i]:
-          continue
-        shallow = self._search(child, shallow_depth, -INF, INF)
-        mover = child.current_player()
-        if model.mover is not None and mover >= 0:
-          slope, intercept, sigma = model.mover
-          sign = 1.0 if mover == self.player else -1.0
-          predicted = slope * shallow + sign * intercept
+    # ---------------------------------------------------------------- helpers
+
+    def _tick(self) -> None:
+        self._next_time_check = self.nodes + _TIME_CHECK_INTERVAL
+        self._check_clock()
+
+    def _check_clock(self) -> None:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise SearchTimeout()
+
+    def _evaluate(self, node: Any) -> float:
+        self.evaluations += 1
+        target = node.to_state() if self._convert_leaves else node
+        if self._player_value is not None:
+            value = float(self._player_value(target, self.player))
         else:
-          predicted, sigma = model.a * shallow + model.b, model.sigma
-        margin = settings.t * sigma
-        if predicted - margin > probable_lo[i]:
-          probable_lo[i] = min(predicted - margin, hi[i])
-        if predicted + margin < probable_hi[i]:
-          probable_hi[i] = max(predicted + margin, lo[i])
-    finally:
-      self._probcut_level -= 1
-      if self._probcut_level == 0:
-        self.probcut_nodes += self.nodes - nodes_before
-    expected_hi = sum(p * h for p, h in zip(probs, probable_hi))
-    expected_lo = sum(p * l for p, l in zip(probs, probable_lo))
-    if expected_hi <= alpha + _tolerance(alpha):
-      self.cutoffs_probcut += 1
-      return expected_hi if expected_hi < alpha else alpha
-    if expected_lo >= beta - _tolerance(beta):
-      self.cutoffs_probcut += 1
-      return expected_lo if expected_lo > beta else beta
-    lo[:] = probable_lo
-    hi[:] = probable_hi
-    return None
+            value = float(self.evaluator.evaluate(target)[self.player])
+        if not self._eval_lower <= value <= self._eval_upper:
+            raise LeafValueOutOfBounds(
+                f"evaluator {type(self.evaluator).__name__} returned {value} for player "
+                f"{self.player}, outside its declared bounds [{self._eval_lower}, "
+                f"{self._eval_upper}] in game {self.game}; Star1/Star2 are only exact when "
+                f"every leaf lies within the bounds: fix the evaluator or declare wider "
+                f"`bounds`"
+            )
+        return value
+
+    def _terminal_value(self, node: Any) -> float:
+        value = float(node.returns()[self.player])
+        if not self.lower_bound <= value <= self.upper_bound:
+            raise LeafValueOutOfBounds(
+                f"terminal utility {value} for player {self.player} in game {self.game} lies "
+                f"outside the bounds [{self.lower_bound}, {self.upper_bound}] declared by "
+                f"evaluator {type(self.evaluator).__name__}; declared bounds must cover the "
+                f"game's terminal utilities too"
+            )
+        return value
+
+    def _ordered_actions(
+        self, node: Any, player: int, depth: int, tt_move: int | None
+    ) -> list[int]:
+        actions = node.legal_actions()
+        if not self.move_ordering:
+            return actions
+        if depth >= 2 and len(actions) > 1 and self.history:
+            offset = player * self._num_actions
+            history = self.history
+            actions = sorted(actions, key=lambda a: -history.get(offset + a, 0))
+        if tt_move is not None and len(actions) > 1 and tt_move in actions:
+            actions = [tt_move] + [a for a in actions if a != tt_move]
+        return actions
+
+    def _reward_move(self, player: int, action: int, depth: int) -> None:
+        key = player * self._num_actions + action
+        self.history[key] = self.history.get(key, 0) + depth * depth
+
+    # ------------------------------------------------------------------- root
+
+    def _root(
+        self,
+        node: Any,
+        player: int,
+        depth: int,
+        root_order: Sequence[int] | None,
+        partial: dict | None,
+    ) -> tuple[float, int | None]:
+        self.nodes += 1
+        maximize = player == self.player
+        entry = self.table.get(self.key_fn(node)) if self.table is not None else None
+        tt_move = entry[MOVE] if entry is not None else None
+        actions = self._ordered_actions(node, player, depth, tt_move)
+        if root_order:
+            preferred = [a for a in root_order if a in actions]
+            actions = preferred + [a for a in actions if a not in preferred]
+        best_value = -INF if maximize else INF
+        best_action = None
+        alpha, beta = -INF, INF
+        for action in actions:
+            value = self._search(node.child(action), depth - 1, alpha, beta)
+            if (value > best_value) if maximize else (value < best_value):
+                best_value, best_action = value, action
+                if maximize:
+                    alpha = value
+                else:
+                    beta = value
+                if partial is not None:
+                    partial["value"], partial["action"] = best_value, best_action
+        if best_action is not None:
+            self._reward_move(player, best_action, depth)
+        if self.table is not None:
+            self.table.store(self.key_fn(node), depth, best_value, best_value, best_action)
+        return best_value, best_action
+
+    # ---------------------------------------------------------------- interior
+
+    def _search(self, node: Any, depth: int, alpha: float, beta: float) -> float:
+        self.nodes += 1
+        if self.nodes >= self._next_time_check:
+            self._tick()
+        player = node.current_player()
+        if player < 0:
+            if player != CHANCE:
+                self.leaves += 1
+                return self._terminal_value(node)
+            if depth == 0:
+                self.leaves += 1
+                return self._leaf(node)
+            return self._chance(node, depth, alpha, beta)
+        if depth == 0:
+            self.leaves += 1
+            return self._leaf(node)
+        return self._decision(node, player, depth, alpha, beta)
+
+    def _leaf(self, node: Any) -> float:
+        """A frontier value, from the table when the same position was evaluated.
+
+        Only where keys find transpositions (not history keys); a table entry of
+        depth 0 is exactly the evaluator's value, so this never changes a result.
+        """
+        if not self._cache_leaves:
+            return self._evaluate(node)
+        key = self.key_fn(node)
+        entry = self.table.get(key)
+        if entry is not None and entry[DEPTH] == 0:
+            self.tt_hits += 1
+            return entry[LOWER]
+        value = self._evaluate(node)
+        self.table.store(key, 0, value, value, None)
+        return value
+
+    def _decision(
+        self,
+        node: Any,
+        player: int,
+        depth: int,
+        alpha: float,
+        beta: float,
+        probed: tuple | None = None,
+    ) -> float:
+        table = self.table
+        tt_move = None
+        if table is not None:
+            key = self.key_fn(node)
+            entry = table.get(key)
+            if entry is not None:
+                tt_move = entry[MOVE]
+                if entry[DEPTH] == depth:
+                    lower, upper = entry[LOWER], entry[UPPER]
+                    if lower >= beta or upper <= alpha or lower == upper:
+                        self.tt_hits += 1
+                        return lower if lower >= beta or lower == upper else upper
+        alpha0, beta0 = alpha, beta
+        if probed is None:
+            actions = self._ordered_actions(node, player, depth, tt_move)
+        else:
+            actions = probed[4]  # the probe's ordering: the probed move comes first
+        best_action = actions[0]
+        search = self._search if probed is None else self._search_or_reuse(probed)
+        child_depth = depth - 1
+        if player == self.player:
+            best = -INF
+            for action in actions:
+                value = search(node.child(action), child_depth, alpha, beta)
+                if value > best:
+                    best, best_action = value, action
+                    if value >= beta:
+                        self.cutoffs_alpha_beta += 1
+                        break
+                    if value > alpha:
+                        alpha = value
+        else:
+            best = INF
+            for action in actions:
+                value = search(node.child(action), child_depth, alpha, beta)
+                if value < best:
+                    best, best_action = value, action
+                    if value <= alpha:
+                        self.cutoffs_alpha_beta += 1
+                        break
+                    if value < beta:
+                        beta = value
+        if self.move_ordering:
+            self._reward_move(player, best_action, depth)
+        if table is not None:
+            self._store(key, depth, best, alpha0, beta0, best_action)
+        return best
+
+    def _search_or_reuse(self, probed: tuple) -> Callable[..., float]:
+        """A search function that answers the probed successor from the probe.
+
+        The probe's fail-soft result is reused when it decides the new window the
+        same way a fresh search would: exact inside its own window, or a bound on
+        the side the new window needs. Only the first call can be the probed move.
+        """
+        _, value, window_low, window_high, _ = probed
+        first = [True]
+
+        def search(child: Any, depth: int, alpha: float, beta: float) -> float:
+            if first[0]:
+                first[0] = False
+                if (
+                    window_low < value < window_high
+                    or value <= window_low
+                    and value <= alpha
+                    or value >= window_high
+                    and value >= beta
+                ):
+                    self.probe_reuses += 1
+                    return value
+            return self._search(child, depth, alpha, beta)
+
+        return search
+
+    def _store(
+        self, key: Hashable, depth: int, value: float, alpha: float, beta: float, move: int | None
+    ) -> None:
+        if value <= alpha:
+            self.table.store(key, depth, -INF, value, move)
+        elif value >= beta:
+            self.table.store(key, depth, value, INF, move)
+        else:
+            self.table.store(key, depth, value, value, move)
+
+    # ------------------------------------------------------------------ chance
+
+    def _chance(self, node: Any, depth: int, alpha: float, beta: float) -> float:
+        outcomes = node.chance_outcomes()
+        if self.move_ordering and len(outcomes) > 1:
+            outcomes = sorted(outcomes, key=lambda item: -item[1])
+        if not self.star1:
+            search = self._search
+            total = 0.0
+            for action, prob in outcomes:
+                total += prob * search(node.child(action), depth, -INF, INF)
+            return total
+
+        table = self.table
+        if table is not None:
+            key = self.key_fn(node)
+            entry = table.get(key)
+            if entry is not None and entry[DEPTH] == depth:
+                lower, upper = entry[LOWER], entry[UPPER]
+                if lower >= beta or upper <= alpha or lower == upper:
+                    self.tt_hits += 1
+                    return lower if lower >= beta or lower == upper else upper
+        value = self._star(node, outcomes, depth, alpha, beta)
+        if table is not None:
+            self._store(key, depth, value, alpha, beta, None)
+        return value
+
+    def _star(self, node: Any, outcomes: list, depth: int, alpha: float, beta: float) -> float:
+        """Star1 (with optional probing and ProbCut bounds) at one chance node."""
+        count = len(outcomes)
+        low_bound, high_bound = self.lower_bound, self.upper_bound
+        probs = [prob for _, prob in outcomes]
+        lo = [low_bound] * count
+        hi = [high_bound] * count
+        need_children = self.probing or self.table is not None
+        children = self._expand(node, outcomes) if need_children else None
+        probes: list | None = [None] * count if self.probing and self.reuse_probes else None
+        proven: tuple[list, list] | None = None  # bounds before ChanceProbCut narrowed them
+
+        if need_children:
+            exact = self._known_child_bounds(children, depth, lo, hi)
+            # Forward pruning only where a cut is possible: not inside the
+            # open-window shallow searches themselves.
+            if (
+                self.probcut is not None
+                and depth > self.probcut.reduction
+                and (alpha > low_bound or beta < high_bound)
+            ):
+                proven = (list(lo), list(hi))
+                cut = self._probcut(children, probs, depth, alpha, beta, lo, hi)
+                if cut is not None:
+                    return cut
+            if self.probing:
+                cut = self._probe(children, probs, depth, alpha, beta, lo, hi, exact, probes)
+                if cut is not None:
+                    return cut
+
+        # Star1 phase. later_hi/later_lo are the probability-weighted bounds of
+        # the outcomes not yet searched. A cut is decided on the node's own bound
+        # with a tolerance for rounding (1/6 is not exact in binary, and Ballard's
+        # ties must cut), and the bound returned is clamped to the window so a
+        # parent never mistakes it for an exact value.
+        tol_low = _tolerance(alpha)
+        tol_high = _tolerance(beta)
+        later_hi = sum(p * h for p, h in zip(probs, hi))
+        later_lo = sum(p * l for p, l in zip(probs, lo))
+        done = 0.0
+        search = self._search
+        for i in range(count):
+            prob = probs[i]
+            lo_i, hi_i = lo[i], hi[i]
+            later_hi -= prob * hi_i
+            later_lo -= prob * lo_i
+            if lo_i == hi_i:
+                done += prob * lo_i
+                continue
+            bound = done + prob * hi_i + later_hi
+            if bound <= alpha + tol_low:
+                self.cutoffs_star1 += 1
+                return bound if bound < alpha else alpha
+            bound = done + prob * lo_i + later_lo
+            if bound >= beta - tol_high:
+                self.cutoffs_star1 += 1
+                return bound if bound > beta else beta
+            # The child's window is widened by half the tolerance so that a child
+            # value tying the cut value (up to rounding) fails low or high there.
+            lower_cut = (alpha - done - later_hi + 0.5 * tol_low) / prob
+            upper_cut = (beta - done - later_lo - 0.5 * tol_high) / prob
+            child = children[i] if children is not None else node.child(outcomes[i][0])
+            window_low = lower_cut if lower_cut > lo_i else lo_i
+            window_high = upper_cut if upper_cut < hi_i else hi_i
+            if probes is not None and probes[i] is not None:
+                # The probe already expanded this child: its search resumes here.
+                value = self._decision(
+                    child, child.current_player(), depth, window_low, window_high, probes[i]
+                )
+            else:
+                value = search(child, depth, window_low, window_high)
+            if proven is not None:
+                value = self._verify_probable(
+                    child,
+                    depth,
+                    value,
+                    lower_cut,
+                    upper_cut,
+                    window_low,
+                    window_high,
+                    proven[0][i],
+                    proven[1][i],
+                )
+            bound = done + prob * value + later_hi
+            if bound <= alpha + tol_low:
+                self.cutoffs_star1 += 1
+                return bound if bound < alpha else alpha
+            bound = done + prob * value + later_lo
+            if bound >= beta - tol_high:
+                self.cutoffs_star1 += 1
+                return bound if bound > beta else beta
+            done += prob * value
+        return done
+
+    def _verify_probable(
+        self,
+        child: Any,
+        depth: int,
+        value: float,
+        lower_cut: float,
+        upper_cut: float,
+        window_low: float,
+        window_high: float,
+        proven_low: float,
+        proven_high: float,
+    ) -> float:
+        """Re-searches a child that failed against a bound ChanceProbCut only guessed.
+
+        Failing low against a proven bound makes the value exact, but against a
+        probable one it is only an upper bound; the child is searched again with
+        the window its proven bounds allow.
+        """
+        if lower_cut < value <= window_low and proven_low < value:
+            self.probcut_researches += 1
+            return self._search(child, depth, max(lower_cut, proven_low), window_high)
+        if upper_cut > value >= window_high and proven_high > value:
+            self.probcut_researches += 1
+            return self._search(child, depth, window_low, min(upper_cut, proven_high))
+        return value
+
+    def _expand(self, node: Any, outcomes: list) -> list:
+        """All outcome children, with the clock checked on huge chance nodes."""
+        if len(outcomes) <= _TIME_CHECK_INTERVAL or self.deadline is None:
+            return [node.child(action) for action, _ in outcomes]
+        children = []
+        for start in range(0, len(outcomes), _TIME_CHECK_INTERVAL):
+            self._check_clock()
+            children.extend(
+                node.child(action) for action, _ in outcomes[start : start + _TIME_CHECK_INTERVAL]
+            )
+        return children
+
+    def _known_child_bounds(self, children: list, depth: int, lo: list, hi: list) -> list[bool]:
+        """Terminal children are exact; table entries of this depth bound the rest."""
+        exact = [False] * len(children)
+        table = self.table
+        key_fn = self.key_fn
+        # With history keys the children of a fresh chance node rarely have an
+        # entry yet; the per-child key (the whole history) costs more than it finds.
+        lookup = table is not None and key_fn is not _history_key
+        check_clock = len(children) > _TIME_CHECK_INTERVAL and self.deadline is not None
+        for i, child in enumerate(children):
+            if check_clock and i % _TIME_CHECK_INTERVAL == 0:
+                self._check_clock()
+            player = child.current_player()
+            if player < 0 and player != CHANCE:
+                self.nodes += 1
+                self.leaves += 1
+                lo[i] = hi[i] = self._terminal_value(child)
+                exact[i] = True
+            elif lookup:
+                entry = table.get(key_fn(child))
+                if entry is not None and entry[DEPTH] == depth:
+                    if entry[LOWER] > lo[i]:
+                        lo[i] = entry[LOWER]
+                    if entry[UPPER] < hi[i]:
+                        hi[i] = entry[UPPER]
+        return exact
+
+    def _probe(
+        self,
+        children: list,
+        probs: list,
+        depth: int,
+        alpha: float,
+        beta: float,
+        lo: list,
+        hi: list,
+        exact: list,
+        probes: list | None,
+    ) -> float | None:
+        """Star2 probing: one successor per decision child gives a one-sided bound."""
+        sum_hi = sum(p * h for p, h in zip(probs, hi))
+        sum_lo = sum(p * l for p, l in zip(probs, lo))
+        tol_low = _tolerance(alpha)
+        tol_high = _tolerance(beta)
+        if sum_hi <= alpha + tol_low:
+            self.cutoffs_star2_probe += 1
+            return sum_hi if sum_hi < alpha else alpha
+        if sum_lo >= beta - tol_high:
+            self.cutoffs_star2_probe += 1
+            return sum_lo if sum_lo > beta else beta
+        nodes_before = self.nodes
+        self._probe_level += 1
+        try:
+            for i, child in enumerate(children):
+                if exact[i] or lo[i] == hi[i]:
+                    continue
+                player = child.current_player()
+                if player < 0:
+                    continue  # a chance child: no one-sided bound from one successor
+                prob = probs[i]
+                minimizing = player != self.player
+                if minimizing and alpha == -INF or not minimizing and beta == INF:
+                    continue
+                tt_move = None
+                if self.table is not None:
+                    entry = self.table.get(self.key_fn(child))
+                    if entry is not None:
+                        tt_move = entry[MOVE]
+                ordered = self._ordered_actions(child, player, depth, tt_move)
+                action = ordered[0]
+                successor = child.child(action)
+                self.nodes += 1  # the probed decision child itself
+                if minimizing:
+                    # A min child is at most its probed successor's value.
+                    lower_cut = (alpha - (sum_hi - prob * hi[i]) + 0.5 * tol_low) / prob
+                    window_low = lower_cut if lower_cut > lo[i] else lo[i]
+                    if window_low >= hi[i]:
+                        continue
+                    value = self._search(successor, depth - 1, window_low, hi[i])
+                    if probes is not None:
+                        probes[i] = (action, value, window_low, hi[i], ordered)
+                    if value < hi[i]:
+                        sum_hi -= prob * (hi[i] - value)
+                        hi[i] = value
+                        if sum_hi <= alpha + tol_low:
+                            self.cutoffs_star2_probe += 1
+                            return sum_hi if sum_hi < alpha else alpha
+                else:
+                    upper_cut = (beta - (sum_lo - prob * lo[i]) - 0.5 * tol_high) / prob
+                    window_high = upper_cut if upper_cut < hi[i] else hi[i]
+                    if window_high <= lo[i]:
+                        continue
+                    value = self._search(successor, depth - 1, lo[i], window_high)
+                    if probes is not None:
+                        probes[i] = (action, value, lo[i], window_high, ordered)
+                    if value > lo[i]:
+                        sum_lo += prob * (value - lo[i])
+                        lo[i] = value
+                        if sum_lo >= beta - tol_high:
+                            self.cutoffs_star2_probe += 1
+                            return sum_lo if sum_lo > beta else beta
+        finally:
+            self._probe_level -= 1
+            if self._probe_level == 0:
+                self.probe_nodes += self.nodes - nodes_before
+        return None
+
+    def _probcut(
+        self, children: list, probs: list, depth: int, alpha: float, beta: float, lo: list, hi: list
+    ) -> float | None:
+        """ChanceProbCut: shallow searches turned into probable per-outcome bounds."""
+        settings = self.probcut
+        model = settings.model_for(depth)
+        shallow_depth = depth - settings.reduction
+        nodes_before = self.nodes
+        self._probcut_level += 1
+        probable_lo = list(lo)
+        probable_hi = list(hi)
+        try:
+            for i, child in enumerate(children):
+                if lo[i] == hi[i]:
+                    continue
+                shallow = self._search(child, shallow_depth, -INF, INF)
+                mover = child.current_player()
+                if model.mover is not None and mover >= 0:
+                    slope, intercept, sigma = model.mover
+                    sign = 1.0 if mover == self.player else -1.0
+                    predicted = slope * shallow + sign * intercept
+                else:
+                    predicted, sigma = model.a * shallow + model.b, model.sigma
+                margin = settings.t * sigma
+                if predicted - margin > probable_lo[i]:
+                    probable_lo[i] = min(predicted - margin, hi[i])
+                if predicted + margin < probable_hi[i]:
+                    probable_hi[i] = max(predicted + margin, lo[i])
+        finally:
+            self._probcut_level -= 1
+            if self._probcut_level == 0:
+                self.probcut_nodes += self.nodes - nodes_before
+        expected_hi = sum(p * h for p, h in zip(probs, probable_hi))
+        expected_lo = sum(p * l for p, l in zip(probs, probable_lo))
+        if expected_hi <= alpha + _tolerance(alpha):
+            self.cutoffs_probcut += 1
+            return expected_hi if expected_hi < alpha else alpha
+        if expected_lo >= beta - _tolerance(beta):
+            self.cutoffs_probcut += 1
+            return expected_lo if expected_lo > beta else beta
+        lo[:] = probable_lo
+        hi[:] = probable_hi
+        return None
 
 
 def _tolerance(edge: float) -> float:
-  """Rounding slack for comparing a probability-weighted sum with a window edge."""
-  return 1e-12 * (1.0 + abs(edge)) if edge not in (INF, -INF) else 0.0
+    """Rounding slack for comparing a probability-weighted sum with a window edge."""
+    return 1e-12 * (1.0 + abs(edge)) if edge not in (INF, -INF) else 0.0
 
 
-def search_bounds(evaluator: Any, game: pyspiel.Game, player: int
-                  ) -> tuple[float, float, bool]:
-  """L and U for Star1 from the searching player's view, and whether declared.
+def search_bounds(evaluator: Any, game: pyspiel.Game, player: int) -> tuple[float, float, bool]:
+    """L and U for Star1 from the searching player's view, and whether declared.
 
-  An evaluator may declare ``player_bounds(player)`` (asymmetric trees such as
-  deep Ballard trees) or ``bounds``; declared bounds must cover terminal
-  utilities too, which the engine checks. Otherwise the game's utility range.
-  """
-  per_player = getattr(evaluator, "player_bounds", None)
-  if callable(per_player):
-    low, high = (float(x) for x in per_player(player))
-    if not low <= high:
-      raise ValueError(f"{type(evaluator).__name__}.player_bounds({player}) must "
-                       f"satisfy L <= U, got ({low}, {high})")
-    return low, high, True
-  if getattr(evaluator, "bounds", None) is not None:
-    low, high = evaluator_bounds(evaluator, game)
-    return low, high, True
-  return float(game.min_utility()), float(game.max_utility()), False
+    An evaluator may declare ``player_bounds(player)`` (asymmetric trees such as
+    deep Ballard trees) or ``bounds``; declared bounds must cover terminal
+    utilities too, which the engine checks. Otherwise the game's utility range.
+    """
+    per_player = getattr(evaluator, "player_bounds", None)
+    if callable(per_player):
+        low, high = (float(x) for x in per_player(player))
+        if not low <= high:
+            raise ValueError(
+                f"{type(evaluator).__name__}.player_bounds({player}) must "
+                f"satisfy L <= U, got ({low}, {high})"
+            )
+        return low, high, True
+    if getattr(evaluator, "bounds", None) is not None:
+        low, high = evaluator_bounds(evaluator, game)
+        return low, high, True
+    return float(game.min_utility()), float(game.max_utility()), False
 
 
 def to_search_node(state: Any) -> Any:
-  """The fast plain-Python position of a custom game, or the pyspiel state itself."""
-  position = getattr(state, "search_position", None)
-  return position() if position is not None else state
+    """The fast plain-Python position of a custom game, or the pyspiel state itself."""
+    position = getattr(state, "search_position", None)
+    return position() if position is not None else state
 
 
-def search(game: pyspiel.Game, state: Any, algorithm: str, depth: int, *,
-           evaluator: Any = None, tt_size: int = 0, move_ordering: bool = True,
-           player: int | None = None, probcut: ProbCutSettings | None = None,
-           reuse_probes: bool = True) -> SearchResult:
-  """One fixed-depth search with fresh statistics (no iterative deepening)."""
-  if player is None:
-    player = state.current_player()
-    if player < 0:
-      raise ValueError("state is a chance or terminal node: pass `player` explicitly")
-  searcher = Searcher(game, player, algorithm, evaluator=evaluator, tt_size=tt_size,
-                      move_ordering=move_ordering, probcut=probcut,
-                      reuse_probes=reuse_probes)
-  value, action = searcher.search(state, depth)
-  return SearchResult(value=value, action=action, depth=depth, stats=searcher.stats())
+def search(
+    game: pyspiel.Game,
+    state: Any,
+    algorithm: str,
+    depth: int,
+    *,
+    evaluator: Any = None,
+    tt_size: int = 0,
+    move_ordering: bool = True,
+    player: int | None = None,
+    probcut: ProbCutSettings | None = None,
+    reuse_probes: bool = True,
+) -> SearchResult:
+    """One fixed-depth search with fresh statistics (no iterative deepening)."""
+    if player is None:
+        player = state.current_player()
+        if player < 0:
+            raise ValueError("state is a chance or terminal node: pass `player` explicitly")
+    searcher = Searcher(
+        game,
+        player,
+        algorithm,
+        evaluator=evaluator,
+        tt_size=tt_size,
+        move_ordering=move_ordering,
+        probcut=probcut,
+        reuse_probes=reuse_probes,
+    )
+    value, action = searcher.search(state, depth)
+    return SearchResult(value=value, action=action, depth=depth, stats=searcher.stats())

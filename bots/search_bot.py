@@ -9,135 +9,161 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from bots.search import STAT_KEYS, SearchTimeout, Searcher
+from bots.search import STAT_KEYS, Searcher, SearchTimeout
 
 # Deepest iteration tried under a time limit when no max_depth is given.
 DEFAULT_DEPTH_CAP = 100
 
 
 class SearchBot(pyspiel.Bot):
-  """Expectiminimax, Star1, Star2 or ChanceProbCut as an OpenSpiel bot.
+    """Expectiminimax, Star1, Star2 or ChanceProbCut as an OpenSpiel bot.
 
-  With ``time_limit`` the bot deepens one ply at a time and plays the move of
-  the deepest completed iteration. If not even depth 1 completes (yacht's 7,776
-  dice outcomes), it plays the best root move fully searched so far, else the
-  first move in its ordering: a move always comes back in time.
-  """
+    With ``time_limit`` the bot deepens one ply at a time and plays the move of
+    the deepest completed iteration. If not even depth 1 completes (yacht's 7,776
+    dice outcomes), it plays the best root move fully searched so far, else the
+    first move in its ordering: a move always comes back in time.
+    """
 
-  def __init__(self, game: pyspiel.Game, player_id: int, searcher: Searcher,
-               max_depth: int | None, time_limit: float | None,
-               seed: int | None = None):
-    pyspiel.Bot.__init__(self)
-    self._game = game
-    self._player_id = player_id
-    self._searcher = searcher
-    self._max_depth = max_depth
-    self._time_limit = time_limit
-    self._rng = np.random.RandomState(seed)
-    self.last_search: dict[str, Any] = {}
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        player_id: int,
+        searcher: Searcher,
+        max_depth: int | None,
+        time_limit: float | None,
+        seed: int | None = None,
+    ):
+        pyspiel.Bot.__init__(self)
+        self._game = game
+        self._player_id = player_id
+        self._searcher = searcher
+        self._max_depth = max_depth
+        self._time_limit = time_limit
+        self._rng = np.random.RandomState(seed)
+        self.last_search: dict[str, Any] = {}
 
-  @property
-  def searcher(self) -> Searcher:
-    return self._searcher
+    @property
+    def searcher(self) -> Searcher:
+        return self._searcher
 
-  def player_id(self) -> int:
-    return self._player_id
+    def player_id(self) -> int:
+        return self._player_id
 
-  def provides_policy(self) -> bool:
-    return True
+    def provides_policy(self) -> bool:
+        return True
 
-  def restart_at(self, state: pyspiel.State) -> None:
-    pass
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
 
-  def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
-    pass
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        pass
 
-  def step_with_policy(self, state: pyspiel.State):
-    action = self.step(state)
-    return [(action, 1.0)], action
+    def step_with_policy(self, state: pyspiel.State):
+        action = self.step(state)
+        return [(action, 1.0)], action
 
-  def step(self, state: pyspiel.State) -> int:
-    if state.is_terminal() or state.is_chance_node():
-      raise ValueError("step() needs a decision node of the bot's player, got a "
-                       + ("terminal" if state.is_terminal() else "chance") + " state")
-    if state.current_player() != self._player_id:
-      raise ValueError(f"bot plays player {self._player_id} but it is player "
-                       f"{state.current_player()}'s turn")
-    # Search allocates millions of short-lived objects and no cycles; the
-    # cyclic collector would only add pauses of tens of milliseconds.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-      if self._time_limit is None:
-        return self._fixed_depth(state)
-      return self._iterative_deepening(state)
-    finally:
-      if collecting:
-        gc.enable()
-
-  # ------------------------------------------------------------------------
-
-  def _fixed_depth(self, state: pyspiel.State) -> int:
-    searcher = self._searcher
-    searcher.reset_stats()
-    searcher.deadline = None
-    start = time.perf_counter()
-    value, action = searcher.search(state, self._max_depth)
-    self._record(value, action, self._max_depth, start, completed=True,
-                 iterations=[self._iteration(self._max_depth, value, action, start)])
-    return action
-
-  def _iterative_deepening(self, state: pyspiel.State) -> int:
-    searcher = self._searcher
-    searcher.reset_stats()
-    start = time.perf_counter()
-    searcher.deadline = start + self._time_limit
-    cap = self._max_depth or DEFAULT_DEPTH_CAP
-    value, action, depth = None, None, 0
-    iterations = []
-    order: list[int] = []
-    completed = False
-    try:
-      for target in range(1, cap + 1):
-        evaluations_before, hits_before = searcher.evaluations, searcher.tt_hits
-        partial: dict[str, Any] = {}
-        iteration_start = time.perf_counter()
+    def step(self, state: pyspiel.State) -> int:
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError(
+                "step() needs a decision node of the bot's player, got a "
+                + ("terminal" if state.is_terminal() else "chance")
+                + " state"
+            )
+        if state.current_player() != self._player_id:
+            raise ValueError(
+                f"bot plays player {self._player_id} but it is player "
+                f"{state.current_player()}'s turn"
+            )
+        # Search allocates millions of short-lived objects and no cycles; the
+        # cyclic collector would only add pauses of tens of milliseconds.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
-          value, action = searcher.search(state, target, root_order=order,
-                                          partial=partial)
-        except SearchTimeout:
-          if action is None and partial:
-            value, action = partial["value"], partial["action"]
-          break
-        depth = target
-        iterations.append(self._iteration(target, value, action, iteration_start))
-        order = [action]
-        if target == cap:
-          completed = True
-        if (searcher.evaluations == evaluations_before
-            and searcher.tt_hits == hits_before):
-          completed = True  # every leaf was terminal: deeper search cannot differ
-          break
-    finally:
-      searcher.deadline = None
-    if action is None:
-      action = self._fallback_action(state)
-    self._record(value, action, depth, start, completed, iterations)
-    return action
+            if self._time_limit is None:
+                return self._fixed_depth(state)
+            return self._iterative_deepening(state)
+        finally:
+            if collecting:
+                gc.enable()
 
-  def _fallback_action(self, state: pyspiel.State) -> int:
-    return int(self._rng.choice(state.legal_actions()))
+    # ------------------------------------------------------------------------
 
-  def _iteration(self, depth: int, value: float, action: int | None,
-                 start: float) -> dict[str, Any]:
-    return {"depth": depth, "value": value, "action": action,
-            "time": time.perf_counter() - start, "nodes": self._searcher.nodes}
+    def _fixed_depth(self, state: pyspiel.State) -> int:
+        searcher = self._searcher
+        searcher.reset_stats()
+        searcher.deadline = None
+        start = time.perf_counter()
+        value, action = searcher.search(state, self._max_depth)
+        self._record(
+            value,
+            action,
+            self._max_depth,
+            start,
+            completed=True,
+            iterations=[self._iteration(self._max_depth, value, action, start)],
+        )
+        return action
 
-  def _record(self, value, action, depth, start, completed, iterations) -> None:
-    stats = self._searcher.stats()
-    self.last_search = {
-        "value": value, "action": action, "depth": depth,
-        "time": time.perf_counter() - start, "completed": completed,
-        "iterations": iterations,
-        **{key: stats[key] for key in STAT_KEYS},
-    }
+    def _iterative_deepening(self, state: pyspiel.State) -> int:
+        searcher = self._searcher
+        searcher.reset_stats()
+        start = time.perf_counter()
+        searcher.deadline = start + self._time_limit
+        cap = self._max_depth or DEFAULT_DEPTH_CAP
+        value, action, depth = None, None, 0
+        iterations = []
+        order: list[int] = []
+        completed = False
+        try:
+            for target in range(1, cap + 1):
+                evaluations_before, hits_before = searcher.evaluations, searcher.tt_hits
+                partial: dict[str, Any] = {}
+                iteration_start = time.perf_counter()
+                try:
+                    value, action = searcher.search(
+                        state, target, root_order=order, partial=partial
+                    )
+                except SearchTimeout:
+                    if action is None and partial:
+                        value, action = partial["value"], partial["action"]
+                    break
+                depth = target
+                iterations.append(self._iteration(target, value, action, iteration_start))
+                order = [action]
+                if target == cap:
+                    completed = True
+                if searcher.evaluations == evaluations_before and searcher.tt_hits == hits_before:
+                    completed = True  # every leaf was terminal: deeper search cannot differ
+                    break
+        finally:
+            searcher.deadline = None
+        if action is None:
+            action = self._fallback_action(state)
+        self._record(value, action, depth, start, completed, iterations)
+        return action
+
+    def _fallback_action(self, state: pyspiel.State) -> int:
+        return int(self._rng.choice(state.legal_actions()))
+
+    def _iteration(
+        self, depth: int, value: float, action: int | None, start: float
+    ) -> dict[str, Any]:
+        return {
+            "depth": depth,
+            "value": value,
+            "action": action,
+            "time": time.perf_counter() - start,
+            "nodes": self._searcher.nodes,
+        }
+
+    def _record(self, value, action, depth, start, completed, iterations) -> None:
+        stats = self._searcher.stats()
+        self.last_search = {
+            "value": value,
+            "action": action,
+            "depth": depth,
+            "time": time.perf_counter() - start,
+            "completed": completed,
+            "iterations": iterations,
+            **{key: stats[key] for key in STAT_KEYS},
+        }

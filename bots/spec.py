@@ -6,69 +6,73 @@ from typing import Any
 
 
 def split_top_level(text: str, separator: str = ",") -> list[str]:
-  """Splits on ``separator`` outside parentheses, so values may be specs too."""
-  parts, depth, current = [], 0, []
-  for char in text:
-    if char == "(":
-      depth += 1
-    elif char == ")":
-      depth -= 1
-      if depth < 0:
-        raise ValueError(f"unbalanced ')' in {text!r}")
-    if char == separator and depth == 0:
-      parts.append("".join(current))
-      current = []
-    else:
-      current.append(char)
-  if depth != 0:
-    raise ValueError(f"unbalanced '(' in {text!r}")
-  parts.append("".join(current))
-  return parts
+    """Splits on ``separator`` outside parentheses, so values may be specs too."""
+    parts, depth, current = [], 0, []
+    for char in text:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"unbalanced ')' in {text!r}")
+        if char == separator and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    if depth != 0:
+        raise ValueError(f"unbalanced '(' in {text!r}")
+    parts.append("".join(current))
+    return parts
 
 
 def parse_value(text: str) -> Any:
-  """int, float, bool, none, or the raw string (e.g. a nested evaluator spec)."""
-  text = text.strip()
-  lowered = text.lower()
-  if lowered in ("none", "null"):
-    return None
-  if lowered == "true":
-    return True
-  if lowered == "false":
-    return False
-  try:
-    return int(text)
-  except ValueError:
-    pass
-  try:
-    return float(text)
-  except ValueError:
-    return text
+    """int, float, bool, none, or the raw string (e.g. a nested evaluator spec)."""
+    text = text.strip()
+    lowered = text.lower()
+    if lowered in ("none", "null"):
+        return None
+    if lowered == "true":
+        return True
+    if lowered == "false":
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-  """``"name(a=1,b=x)"`` -> ``("name", {"a": 1, "b": "x"})``."""
-  if not isinstance(spec, str) or not spec.strip():
-    raise ValueError(f"a spec must be a non-empty string like 'star2(max_depth=3)', got {spec!r}")
-  spec = spec.strip()
-  if "(" not in spec:
-    if ")" in spec:
-      raise ValueError(f"unbalanced ')' in spec {spec!r}")
-    return spec, {}
-  name, rest = spec.split("(", 1)
-  if not rest.endswith(")"):
-    raise ValueError(f"spec {spec!r} must end with ')': expected 'name(key=value,...)'")
-  body = rest[:-1]
-  params: dict[str, Any] = {}
-  if body.strip():
-    for item in split_top_level(body):
-      if "=" not in item:
-        raise ValueError(f"parameter {item!r} in spec {spec!r} is not of the form key=value")
-      key, value = item.split("=", 1)
-      key = key.strip()
-      if not key:
-        raise ValueError(f"empty parameter name in spec {spec!r}")
-      if key in params:
-        raise ValueError(f"parameter {key!r} given twice in spec {spec!r}")
-      params[key] = parse_value(value)
-  return name.strip(), params
+    """``"name(a=1,b=x)"`` -> ``("name", {"a": 1, "b": "x"})``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(
+            f"a spec must be a non-empty string like 'star2(max_depth=3)', got {spec!r}"
+        )
+    spec = spec.strip()
+    if "(" not in spec:
+        if ")" in spec:
+            raise ValueError(f"unbalanced ')' in spec {spec!r}")
+        return spec, {}
+    name, rest = spec.split("(", 1)
+    if not rest.endswith(")"):
+        raise ValueError(f"spec {spec!r} must end with ')': expected 'name(key=value,...)'")
+    body = rest[:-1]
+    params: dict[str, Any] = {}
+    if body.strip():
+        for item in split_top_level(body):
+            if "=" not in item:
+                raise ValueError(
+                    f"parameter {item!r} in spec {spec!r} is not of the form key=value"
+                )
+            key, value = item.split("=", 1)
+            key = key.strip()
+            if not key:
+                raise ValueError(f"empty parameter name in spec {spec!r}")
+            if key in params:
+                raise ValueError(f"parameter {key!r} given twice in spec {spec!r}")
+            params[key] = parse_value(value)
+    return name.strip(), params

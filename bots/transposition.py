@@ -11,7 +11,7 @@ Entries of other depths still supply the best move for ordering.
 from __future__ import annotations
 
 import collections
-from typing import Any, Hashable
+from collections.abc import Hashable
 
 # Entry layout (a tuple: the garbage collector skips untracked tuples of
 # numbers, so large tables add no collection pauses):
@@ -20,45 +20,46 @@ DEPTH, LOWER, UPPER, MOVE, GENERATION = range(5)
 
 
 class TranspositionTable:
-  """Dict-backed table with a hard entry limit and a deterministic policy.
+    """Dict-backed table with a hard entry limit and a deterministic policy.
 
-  Replacement: a position keeps only its most recent entry; when the table is
-  full, the position stored longest ago is dropped (first in, first out). Each
-  store costs O(1), so a full table never pauses a timed move (a sort-based
-  depth-preferred eviction of 100,000 entries took tens of milliseconds), and
-  the policy does not depend on Python's randomised string hashing, so node
-  counts are reproducible from run to run.
-  """
+    Replacement: a position keeps only its most recent entry; when the table is
+    full, the position stored longest ago is dropped (first in, first out). Each
+    store costs O(1), so a full table never pauses a timed move (a sort-based
+    depth-preferred eviction of 100,000 entries took tens of milliseconds), and
+    the policy does not depend on Python's randomised string hashing, so node
+    counts are reproducible from run to run.
+    """
 
-  def __init__(self, capacity: int):
-    if capacity < 1:
-      raise ValueError(f"tt_size must be >= 1 for a table, got {capacity}")
-    self.capacity = int(capacity)
-    self.generation = 0
-    self.entries: dict[Hashable, tuple] = {}
-    self._order: collections.deque = collections.deque()
-    self.evictions = 0
+    def __init__(self, capacity: int):
+        if capacity < 1:
+            raise ValueError(f"tt_size must be >= 1 for a table, got {capacity}")
+        self.capacity = int(capacity)
+        self.generation = 0
+        self.entries: dict[Hashable, tuple] = {}
+        self._order: collections.deque = collections.deque()
+        self.evictions = 0
 
-  def __len__(self) -> int:
-    return len(self.entries)
+    def __len__(self) -> int:
+        return len(self.entries)
 
-  def new_search(self) -> None:
-    """Marks entries stored so far as belonging to an earlier search."""
-    self.generation += 1
+    def new_search(self) -> None:
+        """Marks entries stored so far as belonging to an earlier search."""
+        self.generation += 1
 
-  def clear(self) -> None:
-    self.entries.clear()
-    self._order.clear()
+    def clear(self) -> None:
+        self.entries.clear()
+        self._order.clear()
 
-  def get(self, key: Hashable) -> tuple | None:
-    return self.entries.get(key)
+    def get(self, key: Hashable) -> tuple | None:
+        return self.entries.get(key)
 
-  def store(self, key: Hashable, depth: int, lower: float, upper: float,
-            move: int | None) -> None:
-    entries = self.entries
-    if key not in entries:
-      if len(entries) >= self.capacity:
-        del entries[self._order.popleft()]
-        self.evictions += 1
-      self._order.append(key)
-    entries[key] = (depth, lower, upper, move, self.generation)
+    def store(
+        self, key: Hashable, depth: int, lower: float, upper: float, move: int | None
+    ) -> None:
+        entries = self.entries
+        if key not in entries:
+            if len(entries) >= self.capacity:
+                del entries[self._order.popleft()]
+                self.evictions += 1
+            self._order.append(key)
+        entries[key] = (depth, lower, upper, move, self.generation)

@@ -37,120 +37,166 @@ _ORDER_PARAM = {BEST: "best", AVERAGE: "random"}
 
 @dataclasses.dataclass(frozen=True)
 class BallardCase:
-  """One table cell: branching n, arc levels D, best or average order, trial count."""
-  n: int
-  levels: int
-  order: str
-  trials: int
-  show_levels: bool = False  # Table 6 names its cells by D as well
+    """One table cell: branching n, arc levels D, best or average order, trial count."""
 
-  @property
-  def name(self) -> str:
-    if self.show_levels:
-      return f"B={self.n},D={self.levels},{self.order}"
-    return f"N={self.n}"
+    n: int
+    levels: int
+    order: str
+    trials: int
+    show_levels: bool = False  # Table 6 names its cells by D as well
 
-  @property
-  def plies(self) -> int:
-    return (self.levels + 1) // 2
+    @property
+    def name(self) -> str:
+        if self.show_levels:
+            return f"B={self.n},D={self.levels},{self.order}"
+        return f"N={self.n}"
 
-  @property
-  def final_chance(self) -> bool:
-    return self.levels % 2 == 0
+    @property
+    def plies(self) -> int:
+        return (self.levels + 1) // 2
 
-  @property
-  def search_depth(self) -> int:
-    """Decision plies that reach every leaf (a final chance level needs one more)."""
-    return self.plies + int(self.final_chance)
+    @property
+    def final_chance(self) -> bool:
+        return self.levels % 2 == 0
 
-  @property
-  def full_leaves(self) -> int:
-    return self.n ** self.levels
+    @property
+    def search_depth(self) -> int:
+        """Decision plies that reach every leaf (a final chance level needs one more)."""
+        return self.plies + int(self.final_chance)
 
-  def game_string(self, seed: int) -> str:
-    params = f"n={self.n},plies={self.plies},order={_ORDER_PARAM[self.order]}"
-    if self.order == AVERAGE:
-      params += f",seed={seed}"
-    if self.final_chance:
-      params += ",final_chance=True"
-    return f"ballard_tree({params})"
+    @property
+    def full_leaves(self) -> int:
+        return self.n**self.levels
 
-  def seeds(self) -> range:
-    return range(1 if self.order == BEST else self.trials)
+    def game_string(self, seed: int) -> str:
+        params = f"n={self.n},plies={self.plies},order={_ORDER_PARAM[self.order]}"
+        if self.order == AVERAGE:
+            params += f",seed={seed}"
+        if self.final_chance:
+            params += ",final_chance=True"
+        return f"ballard_tree({params})"
+
+    def seeds(self) -> range:
+        return range(1 if self.order == BEST else self.trials)
 
 
 def leaf_bounds(game: pyspiel.Game) -> tuple[float, float]:
-  """Ballard's L and U: the tree's own leaf range for the max player (player 0)."""
-  bounds = getattr(game, "leaf_bounds", None)
-  if bounds is None:
-    raise ValueError(f"game {game} is not a ballard_tree (no leaf_bounds())")
-  low, high = bounds()
-  return float(low), float(high)
+    """Ballard's L and U: the tree's own leaf range for the max player (player 0)."""
+    bounds = getattr(game, "leaf_bounds", None)
+    if bounds is None:
+        raise ValueError(f"game {game} is not a ballard_tree (no leaf_bounds())")
+    low, high = bounds()
+    return float(low), float(high)
 
 
-def ballard_searcher(game: pyspiel.Game, algorithm: str, evaluator: Any,
-                     tt_size: int = 0, probcut: Any = None) -> Searcher:
-  """A Searcher for player 0 that prunes and counts as Ballard did (see module doc)."""
-  searcher = Searcher(game, 0, algorithm, evaluator=evaluator, tt_size=tt_size,
-                      move_ordering=False, probcut=probcut, reuse_probes=False)
-  # Public Searcher attributes holding L and U; every leaf value for player 0
-  # lies in leaf_bounds, so the searches stay exact.
-  searcher.lower_bound, searcher.upper_bound = leaf_bounds(game)
-  return searcher
+def ballard_searcher(
+    game: pyspiel.Game, algorithm: str, evaluator: Any, tt_size: int = 0, probcut: Any = None
+) -> Searcher:
+    """A Searcher for player 0 that prunes and counts as Ballard did (see module doc)."""
+    searcher = Searcher(
+        game,
+        0,
+        algorithm,
+        evaluator=evaluator,
+        tt_size=tt_size,
+        move_ordering=False,
+        probcut=probcut,
+        reuse_probes=False,
+    )
+    # Public Searcher attributes holding L and U; every leaf value for player 0
+    # lies in leaf_bounds, so the searches stay exact.
+    searcher.lower_bound, searcher.upper_bound = leaf_bounds(game)
+    return searcher
 
 
 def release_tree_caches() -> None:
-  """Drops the cached rule tables of finished trees.
+    """Drops the cached rule tables of finished trees.
 
-  ``games.ballard_tree.ballard_rules`` is an unbounded lru_cache, and each
-  random tree's rules keep a permutation per visited node (about 1 MB per
-  N=40 tree); a run over 1000 trees would otherwise keep them all.
-  """
-  from games import ballard_tree  # noqa: PLC0415 - registers the game
-  cache_clear = getattr(ballard_tree.ballard_rules, "cache_clear", None)
-  if cache_clear is not None:
-    cache_clear()
+    ``games.ballard_tree.ballard_rules`` is an unbounded lru_cache, and each
+    random tree's rules keep a permutation per visited node (about 1 MB per
+    N=40 tree); a run over 1000 trees would otherwise keep them all.
+    """
+    from games import ballard_tree  # noqa: PLC0415 - registers the game
+
+    cache_clear = getattr(ballard_tree.ballard_rules, "cache_clear", None)
+    if cache_clear is not None:
+        cache_clear()
 
 
 # --------------------------------------------------------------------------
 # Published numbers (LITERATURE.md, Ballard 1983 Tables 1-4 and 6): leaves and %.
 
-TABLE1_STAR1_BEST = {2: (5, 62.5), 4: (40, 62.5), 6: (138, 63.9), 8: (336, 65.6),
-                     10: (670, 67.0), 20: (5560, 69.5), 30: (18990, 70.3),
-                     40: (45320, 70.8)}
-TABLE2_STAR2_BEST = {2: (5, 62.5), 4: (25, 39.1), 6: (58, 26.9), 8: (105, 20.5),
-                     10: (166, 16.6), 20: (677, 8.5), 30: (1532, 5.7), 40: (2732, 4.3)}
-TABLE3_STAR1_AVERAGE = {2: (7.1, 88.8), 4: (53.9, 84.1), 6: (178, 82.5), 8: (418, 81.6),
-                        10: (810, 81.1), 20: (6389, 79.9), 30: (21382, 79.2),
-                        40: (50425, 78.8)}
-TABLE4_STAR2_AVERAGE = {4: (48, 75.4), 6: (139, 64.5), 8: (293, 57.3), 10: (531, 53.1),
-                        20: (3341, 41.8), 30: (10109, 37.4), 40: (22390, 35.0)}
+TABLE1_STAR1_BEST = {
+    2: (5, 62.5),
+    4: (40, 62.5),
+    6: (138, 63.9),
+    8: (336, 65.6),
+    10: (670, 67.0),
+    20: (5560, 69.5),
+    30: (18990, 70.3),
+    40: (45320, 70.8),
+}
+TABLE2_STAR2_BEST = {
+    2: (5, 62.5),
+    4: (25, 39.1),
+    6: (58, 26.9),
+    8: (105, 20.5),
+    10: (166, 16.6),
+    20: (677, 8.5),
+    30: (1532, 5.7),
+    40: (2732, 4.3),
+}
+TABLE3_STAR1_AVERAGE = {
+    2: (7.1, 88.8),
+    4: (53.9, 84.1),
+    6: (178, 82.5),
+    8: (418, 81.6),
+    10: (810, 81.1),
+    20: (6389, 79.9),
+    30: (21382, 79.2),
+    40: (50425, 78.8),
+}
+TABLE4_STAR2_AVERAGE = {
+    4: (48, 75.4),
+    6: (139, 64.5),
+    8: (293, 57.3),
+    10: (531, 53.1),
+    20: (3341, 41.8),
+    30: (10109, 37.4),
+    40: (22390, 35.0),
+}
 
 # Table 6: (B, D) -> (star1 best %, star1 average %, star2 best %, star2 average %).
 TABLE6 = {
-    (4, 3): (62, 84, 45, 87), (4, 4): (58, 81, 38, 75), (4, 5): (55, 77, 38, 64),
+    (4, 3): (62, 84, 45, 87),
+    (4, 4): (58, 81, 38, 75),
+    (4, 5): (55, 77, 38, 64),
     (4, 6): (56, 77, 32, 40),
-    (6, 3): (64, 82, 30, 71), (6, 4): (56, 77, 24, 61), (6, 5): (56, 74, 21, 38),
+    (6, 3): (64, 82, 30, 71),
+    (6, 4): (56, 77, 24, 61),
+    (6, 5): (56, 74, 21, 38),
     (6, 6): (55, 73, 17, 25),
-    (10, 3): (67, 81, 18, 57), (10, 4): (55, 73, 14, 46), (10, 5): (58, 73, 11, 22),
-    (20, 3): (70, 80, 9, 44), (20, 4): (55, 70, 7, 32),
+    (10, 3): (67, 81, 18, 57),
+    (10, 4): (55, 73, 14, 46),
+    (10, 5): (58, 73, 11, 22),
+    (20, 3): (70, 80, 9, 44),
+    (20, 4): (55, 70, 7, 32),
 }
 
 
 def table_published(table: dict, algorithm: str, n: int) -> dict[tuple, float]:
-  """{(case, algorithm, metric): value} for one Table 1-4 entry."""
-  if n not in table:
-    return {}
-  leaves, pct = table[n]
-  case = f"N={n}"
-  return {(case, algorithm, "leaves"): leaves, (case, algorithm, "leaves_pct"): pct}
+    """{(case, algorithm, metric): value} for one Table 1-4 entry."""
+    if n not in table:
+        return {}
+    leaves, pct = table[n]
+    case = f"N={n}"
+    return {(case, algorithm, "leaves"): leaves, (case, algorithm, "leaves_pct"): pct}
 
 
 def table6_published(case: BallardCase) -> dict[tuple, float]:
-  row = TABLE6.get((case.n, case.levels))
-  if row is None:
-    return {}
-  s1_best, s1_avg, s2_best, s2_avg = row
-  star1, star2 = (s1_best, s2_best) if case.order == BEST else (s1_avg, s2_avg)
-  return {(case.name, "star1", "leaves_pct"): star1,
-          (case.name, "star2", "leaves_pct"): star2}
+    row = TABLE6.get((case.n, case.levels))
+    if row is None:
+        return {}
+    s1_best, s1_avg, s2_best, s2_avg = row
+    star1, star2 = (s1_best, s2_best) if case.order == BEST else (s1_avg, s2_avg)
+    return {(case.name, "star1", "leaves_pct"): star1, (case.name, "star2", "leaves_pct"): star2}

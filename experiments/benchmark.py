@@ -34,30 +34,55 @@ import os
 import re
 import sys
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from absl import app, flags
-
-from experiments import cli
+from absl import app
 
 from experiments import benchmark_core as core
 from experiments import benchmark_report as report
-from experiments import results_io
+from experiments import cli, results_io
 
-FULL_GAMES = ("backgammon", "pig", "einstein_wurfelt_nicht", "2048", "yacht", "maedn",
-              "catch", "banqi", "dice(n=5,k=4)", "chance_tic_tac_toe")
+FULL_GAMES = (
+    "backgammon",
+    "pig",
+    "einstein_wurfelt_nicht",
+    "2048",
+    "yacht",
+    "maedn",
+    "catch",
+    "banqi",
+    "dice(n=5,k=4)",
+    "chance_tic_tac_toe",
+)
 
 PRESETS: dict[str, dict[str, Any]] = {
     "full": {
         "games": FULL_GAMES,
-        "depths": {"backgammon": "1-2", "pig": "1-6", "einstein_wurfelt_nicht": "1-4",
-                   "2048": "1-3", "yacht": "1", "maedn": "1-5", "catch": "1-7",
-                   "banqi": "1-2", "dice(n=5,k=4)": "1-4", "chance_tic_tac_toe": "1-4"},
+        "depths": {
+            "backgammon": "1-2",
+            "pig": "1-6",
+            "einstein_wurfelt_nicht": "1-4",
+            "2048": "1-3",
+            "yacht": "1",
+            "maedn": "1-5",
+            "catch": "1-7",
+            "banqi": "1-2",
+            "dice(n=5,k=4)": "1-4",
+            "chance_tic_tac_toe": "1-4",
+        },
         "default_depths": "1-2",
         "positions": {"backgammon": 20},
         "default_positions": 10,
-        "overrun_games": ("pig", "backgammon", "yacht", "2048", "einstein_wurfelt_nicht",
-                          "maedn", "dice(n=5,k=4)"),
+        "overrun_games": (
+            "pig",
+            "backgammon",
+            "yacht",
+            "2048",
+            "einstein_wurfelt_nicht",
+            "maedn",
+            "dice(n=5,k=4)",
+        ),
         "overrun_moves": 40,
         "nps": {"dice(n=5,k=4)": 4, "pig": 5},
         "nps_positions": 10,
@@ -81,37 +106,61 @@ SECTIONS = ("fixed", "overrun", "nps")
 FLAGS, _define = cli.program_flags()
 _define.enum("preset", "full", list(PRESETS), "Defaults for every flag left unset.")
 _define.bool("quick", False, "Shorthand for --preset=quick (CI smoke run).")
-_define.string("games", None, "Comma-separated game strings (commas inside "
-                    "parentheses belong to the game), e.g. 'pig,dice(n=5,k=4)'.")
-_define.string("depths", None, "Depths in decision plies: '1,2' or '1-3' for every "
-                    "game, or per game 'pig:1-6;backgammon:1,2' (a bare entry is the "
-                    "default for the others).")
+_define.string(
+    "games",
+    None,
+    "Comma-separated game strings (commas inside "
+    "parentheses belong to the game), e.g. 'pig,dice(n=5,k=4)'.",
+)
+_define.string(
+    "depths",
+    None,
+    "Depths in decision plies: '1,2' or '1-3' for every "
+    "game, or per game 'pig:1-6;backgammon:1,2' (a bare entry is the "
+    "default for the others).",
+)
 _define.string("positions", None, "Positions per game: '10' or 'backgammon:20;10'.")
-_define.integer("seed", 0, "Seed of the position sampler and the time-limited games.",
-                     lower_bound=0)
-_define.integer("repeats", None, "Time each fixed-depth search this many times and keep "
-                     "the fastest, on both sides (preset: full 3, quick 1).", lower_bound=1)
-_define.enum("clock", "cpu", list(core.CLOCKS), "Clock of the fixed-depth and "
-                  "nodes-per-second timings: cpu (this thread's CPU time; stable on a shared "
-                  "machine) or wall. Both are recorded; time-limited moves always use wall.")
+_define.integer(
+    "seed", 0, "Seed of the position sampler and the time-limited games.", lower_bound=0
+)
+_define.integer(
+    "repeats",
+    None,
+    "Time each fixed-depth search this many times and keep "
+    "the fastest, on both sides (preset: full 3, quick 1).",
+    lower_bound=1,
+)
+_define.enum(
+    "clock",
+    "cpu",
+    list(core.CLOCKS),
+    "Clock of the fixed-depth and "
+    "nodes-per-second timings: cpu (this thread's CPU time; stable on a shared "
+    "machine) or wall. Both are recorded; time-limited moves always use wall.",
+)
 _define.integer("tt_size", 100_000, "Table entries of the star2+tt runs.", lower_bound=1)
-_define.list("algorithms", list(core.ALGORITHM_LABELS),
-                  f"Subset of {', '.join(core.ALGORITHM_LABELS)}.")
+_define.list(
+    "algorithms", list(core.ALGORITHM_LABELS), f"Subset of {', '.join(core.ALGORITHM_LABELS)}."
+)
 _define.list("sections", list(SECTIONS), f"Subset of {', '.join(SECTIONS)}.")
 _define.float("time_limit", 0.05, "Seconds per move in the time-limited section.")
 _define.string("overrun_bot", "star2", "Search bot name for the time-limited moves.")
 _define.string("overrun_games", None, "Games of the time-limited section.")
-_define.integer("overrun_moves", None, "Timed moves per game in that section.",
-                     lower_bound=1)
-_define.string("nps", None, "Games and depths of the nodes-per-second section, "
-                    "e.g. 'dice(n=5,k=4):5;pig:6'.")
-_define.integer("nps_positions", None, "Positions per game in that section.",
-                     lower_bound=1)
-_define.string("out", None, "Optional results folder (records.jsonl, config.json, "
-                    "summary.md, summary.json); the same command on the same folder resumes.")
+_define.integer("overrun_moves", None, "Timed moves per game in that section.", lower_bound=1)
+_define.string(
+    "nps", None, "Games and depths of the nodes-per-second section, e.g. 'dice(n=5,k=4):5;pig:6'."
+)
+_define.integer("nps_positions", None, "Positions per game in that section.", lower_bound=1)
+_define.string(
+    "out",
+    None,
+    "Optional results folder (records.jsonl, config.json, "
+    "summary.md, summary.json); the same command on the same folder resumes.",
+)
 
 
 # ---------------------------------------------------------------- parsing
+
 
 def split_games(text: str) -> list[str]:
     """Splits on commas outside parentheses: 'pig,dice(n=5,k=4)' -> ['pig', 'dice(n=5,k=4)']."""
@@ -129,8 +178,9 @@ def split_games(text: str) -> list[str]:
     parts.append("".join(current))
     games = [p.strip() for p in parts if p.strip()]
     if depth != 0 or not games:
-        raise core.BenchmarkError(f"--games: cannot parse {text!r}; expected e.g. "
-                                  f"'pig,backgammon,dice(n=5,k=4)'")
+        raise core.BenchmarkError(
+            f"--games: cannot parse {text!r}; expected e.g. 'pig,backgammon,dice(n=5,k=4)'"
+        )
     return games
 
 
@@ -140,8 +190,10 @@ def parse_int_list(text: str, what: str) -> list[int]:
     for part in filter(None, (p.strip() for p in text.split(","))):
         match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
         if not match:
-            raise core.BenchmarkError(f"{what}: bad entry {part!r} in {text!r}; accepted: "
-                                      f"integers and ranges such as '1,2' or '1-4'")
+            raise core.BenchmarkError(
+                f"{what}: bad entry {part!r} in {text!r}; accepted: "
+                f"integers and ranges such as '1,2' or '1-4'"
+            )
         low = int(match.group(1))
         high = int(match.group(2) or low)
         if high < low:
@@ -162,8 +214,9 @@ def parse_per_game(text: str, what: str) -> tuple[str | None, dict[str, str]]:
         elif default is None:
             default = entry
         else:
-            raise core.BenchmarkError(f"{what}: two defaults in {text!r}; use "
-                                      f"'GAME:VALUE;...;DEFAULT'")
+            raise core.BenchmarkError(
+                f"{what}: two defaults in {text!r}; use 'GAME:VALUE;...;DEFAULT'"
+            )
     return default, per_game
 
 
@@ -190,14 +243,15 @@ def resolve_config(argv_flags: Any) -> dict[str, Any]:
             named |= set(parse_per_game(text, what)[1])
     strays = sorted(named - set(games))
     if strays:
-        raise core.BenchmarkError(f"--depths/--positions name {', '.join(strays)}, not in "
-                                  f"the games ({', '.join(games)})")
+        raise core.BenchmarkError(
+            f"--depths/--positions name {', '.join(strays)}, not in the games ({', '.join(games)})"
+        )
     fixed = []
     for game in games:
-        depths = parse_int_list(str(depth_map.get(game, depth_default)),
-                                f"--depths for {game}")
-        count = parse_int_list(str(positions_map.get(game, positions_default)),
-                               f"--positions for {game}")
+        depths = parse_int_list(str(depth_map.get(game, depth_default)), f"--depths for {game}")
+        count = parse_int_list(
+            str(positions_map.get(game, positions_default)), f"--positions for {game}"
+        )
         if len(count) != 1 or count[0] < 1:
             raise core.BenchmarkError(f"--positions for {game}: need one integer >= 1")
         fixed.append({"game": game, "depths": depths, "positions": count[0]})
@@ -205,26 +259,32 @@ def resolve_config(argv_flags: Any) -> dict[str, Any]:
     algorithms = [a.strip() for a in argv_flags.algorithms]
     unknown = sorted(set(algorithms) - set(core.ALGORITHM_LABELS))
     if unknown:
-        raise core.BenchmarkError(f"--algorithms: unknown {', '.join(unknown)}; accepted: "
-                                  f"{', '.join(core.ALGORITHM_LABELS)}")
+        raise core.BenchmarkError(
+            f"--algorithms: unknown {', '.join(unknown)}; accepted: "
+            f"{', '.join(core.ALGORITHM_LABELS)}"
+        )
     sections = [s.strip() for s in argv_flags.sections]
     unknown = sorted(set(sections) - set(SECTIONS))
     if unknown:
-        raise core.BenchmarkError(f"--sections: unknown {', '.join(unknown)}; accepted: "
-                                  f"{', '.join(SECTIONS)}")
+        raise core.BenchmarkError(
+            f"--sections: unknown {', '.join(unknown)}; accepted: {', '.join(SECTIONS)}"
+        )
     if not argv_flags.time_limit > 0:
-        raise core.BenchmarkError(f"--time_limit must be > 0 seconds, got "
-                                  f"{argv_flags.time_limit}")
+        raise core.BenchmarkError(f"--time_limit must be > 0 seconds, got {argv_flags.time_limit}")
 
-    overrun_games = (split_games(argv_flags.overrun_games) if argv_flags.overrun_games
-                     else list(preset["overrun_games"]))
+    overrun_games = (
+        split_games(argv_flags.overrun_games)
+        if argv_flags.overrun_games
+        else list(preset["overrun_games"])
+    )
     nps = dict(preset["nps"])
     if argv_flags.nps:
         default, given = parse_per_game(argv_flags.nps, "--nps")
         if default is not None:
             raise core.BenchmarkError("--nps: every entry needs GAME:DEPTH")
-        nps = {game: parse_int_list(depth, f"--nps for {game}")[-1]
-               for game, depth in given.items()}
+        nps = {
+            game: parse_int_list(depth, f"--nps for {game}")[-1] for game, depth in given.items()
+        }
     return {
         "fixed": fixed,
         "algorithms": [a for a in core.ALGORITHM_LABELS if a in algorithms],
@@ -233,15 +293,18 @@ def resolve_config(argv_flags: Any) -> dict[str, Any]:
         "repeats": argv_flags.repeats or preset["repeats"],
         "clock": argv_flags.clock,
         "tt_size": argv_flags.tt_size,
-        "overrun": {"games": overrun_games, "spec": argv_flags.overrun_bot,
-                    "time_limit": argv_flags.time_limit,
-                    "moves": argv_flags.overrun_moves or preset["overrun_moves"]},
-        "nps": {"games": nps,
-                "positions": argv_flags.nps_positions or preset["nps_positions"]},
+        "overrun": {
+            "games": overrun_games,
+            "spec": argv_flags.overrun_bot,
+            "time_limit": argv_flags.time_limit,
+            "moves": argv_flags.overrun_moves or preset["overrun_moves"],
+        },
+        "nps": {"games": nps, "positions": argv_flags.nps_positions or preset["nps_positions"]},
     }
 
 
 # ---------------------------------------------------------------- running
+
 
 class _Store:
     """Records already measured (when resuming --out) and the JSONL writer."""
@@ -250,8 +313,7 @@ class _Store:
         self.path = None
         self.records: dict[str, dict] = {}
         if out:
-            self.records = results_io.prepare_output_dir(out, config,
-                                                         records_file="records.jsonl")
+            self.records = results_io.prepare_output_dir(out, config, records_file="records.jsonl")
             self.path = os.path.join(out, "records.jsonl")
 
     def get(self, record_id: str) -> dict | None:
@@ -276,24 +338,40 @@ def run_fixed(config: dict[str, Any], store: _Store, log=print) -> tuple[list[di
             log(f"  skipped {game_string}: {e}")
             continue
         evaluator = core.default_evaluator(game)
-        positions = core.sample_positions(game, game_string, item["positions"],
-                                          config["seed"])
+        positions = core.sample_positions(game, game_string, item["positions"], config["seed"])
         start = time.perf_counter()
         for depth in item["depths"]:
             for index, state in enumerate(positions):
                 record_id = f"fixed|{game_string}|{depth}|{index}"
                 record = store.get(record_id)
                 if record is None:
-                    measured = core.measure_position(game, state, depth, evaluator,
-                                                     config["tt_size"], config["repeats"],
-                                                     config["algorithms"], config["clock"])
-                    record = store.put({"id": record_id, "kind": "fixed", "game": game_string,
-                                        "depth": depth, "index": index,
-                                        "history": [int(a) for a in state.history()],
-                                        "evaluator": type(evaluator).__name__, **measured})
+                    measured = core.measure_position(
+                        game,
+                        state,
+                        depth,
+                        evaluator,
+                        config["tt_size"],
+                        config["repeats"],
+                        config["algorithms"],
+                        config["clock"],
+                    )
+                    record = store.put(
+                        {
+                            "id": record_id,
+                            "kind": "fixed",
+                            "game": game_string,
+                            "depth": depth,
+                            "index": index,
+                            "history": [int(a) for a in state.history()],
+                            "evaluator": type(evaluator).__name__,
+                            **measured,
+                        }
+                    )
                 records.append(record)
-        log(f"  {game_string}: depths {item['depths']}, {len(positions)} positions, "
-            f"{time.perf_counter() - start:.1f} s")
+        log(
+            f"  {game_string}: depths {item['depths']}, {len(positions)} positions, "
+            f"{time.perf_counter() - start:.1f} s"
+        )
     return records, skipped
 
 
@@ -311,10 +389,18 @@ def run_overrun(config: dict[str, Any], store: _Store, log=print) -> list[dict]:
                 log(f"  skipped {game_string}: {e}")
                 continue
             start = time.perf_counter()
-            moves = core.time_limited_moves(game, game_string, spec, settings["moves"],
-                                            config["seed"], settings["time_limit"])
-            record = store.put({"id": record_id, "kind": "overrun", "game": game_string,
-                                "spec": spec, "moves": moves})
+            moves = core.time_limited_moves(
+                game, game_string, spec, settings["moves"], config["seed"], settings["time_limit"]
+            )
+            record = store.put(
+                {
+                    "id": record_id,
+                    "kind": "overrun",
+                    "game": game_string,
+                    "spec": spec,
+                    "moves": moves,
+                }
+            )
             log(f"  {game_string}: {len(moves)} moves, {time.perf_counter() - start:.1f} s")
         records.append(record)
     return records
@@ -337,49 +423,85 @@ def run_nps(config: dict[str, Any], store: _Store, log=print) -> list[dict]:
             record = store.get(record_id)
             if record is None:
                 if positions is None:
-                    positions = core.sample_positions(game, game_string,
-                                                      settings["positions"], config["seed"])
+                    positions = core.sample_positions(
+                        game, game_string, settings["positions"], config["seed"]
+                    )
                 size = config["tt_size"] if table is None else table
-                measured = core.nodes_per_second(game, positions, depth, algorithm, size,
-                                                 config["repeats"], config["clock"])
-                record = store.put({"id": record_id, "kind": "nps", "game": game_string,
-                                    "algorithm": label, "depth": depth,
-                                    "positions": settings["positions"], **measured})
+                measured = core.nodes_per_second(
+                    game, positions, depth, algorithm, size, config["repeats"], config["clock"]
+                )
+                record = store.put(
+                    {
+                        "id": record_id,
+                        "kind": "nps",
+                        "game": game_string,
+                        "algorithm": label,
+                        "depth": depth,
+                        "positions": settings["positions"],
+                        **measured,
+                    }
+                )
             records.append(record)
     return records
 
 
-def render(config: dict, fixed_rows: list[dict], overrun_rows: list[dict],
-           nps_records: list[dict], heads: list[dict], skipped: Sequence[str],
-           markdown: bool) -> str:
+def render(
+    config: dict,
+    fixed_rows: list[dict],
+    overrun_rows: list[dict],
+    nps_records: list[dict],
+    heads: list[dict],
+    skipped: Sequence[str],
+    markdown: bool,
+) -> str:
     table = report.markdown_table if markdown else report.text_table
     title = (lambda s: f"### {s}\n") if markdown else (lambda s: f"== {s} ==")
     parts = []
     if fixed_rows:
         d_head, d_rows, c_head, c_rows = report.fixed_tables(fixed_rows)
         clock = "CPU" if config["clock"] == "cpu" else "wall-clock"
-        parts += [title(f"Fixed-depth searches (sums over positions; {clock} seconds, best of "
-                        f"{config['repeats']}; OpenSpiel nodes from a counting clone of its "
-                        f"recursion)"), table(d_head, d_rows), "",
-                  title("Against OpenSpiel's expectiminimax (speedup = OS s / star2+tt s; "
-                        "cost ratio = our expectiminimax s/node / OS s/node)"),
-                  table(c_head, c_rows), ""]
+        parts += [
+            title(
+                f"Fixed-depth searches (sums over positions; {clock} seconds, best of "
+                f"{config['repeats']}; OpenSpiel nodes from a counting clone of its "
+                f"recursion)"
+            ),
+            table(d_head, d_rows),
+            "",
+            title(
+                "Against OpenSpiel's expectiminimax (speedup = OS s / star2+tt s; "
+                "cost ratio = our expectiminimax s/node / OS s/node)"
+            ),
+            table(c_head, c_rows),
+            "",
+        ]
     if skipped:
         parts += ["Skipped: " + "; ".join(skipped), ""]
     if overrun_rows:
         spec = next(iter(r["spec"] for r in overrun_rows if r["spec"] != "-"), "")
-        parts += [title(f"Time-limited moves: {spec} (wall time around bot.step; "
-                        f"tolerance {overrun_rows[0]['tolerance']:.3f} s)"),
-                  table(*report.overrun_table(overrun_rows)), ""]
+        parts += [
+            title(
+                f"Time-limited moves: {spec} (wall time around bot.step; "
+                f"tolerance {overrun_rows[0]['tolerance']:.3f} s)"
+            ),
+            table(*report.overrun_table(overrun_rows)),
+            "",
+        ]
     if nps_records:
-        parts += [title(f"Nodes per second of fixed-depth searches ({config['clock']} time)"),
-                  table(*report.nps_table(nps_records)), ""]
+        parts += [
+            title(f"Nodes per second of fixed-depth searches ({config['clock']} time)"),
+            table(*report.nps_table(nps_records)),
+            "",
+        ]
     if heads and markdown:
         parts += [title("Headline targets"), table(*report.headline_table(heads)), ""]
     elif heads:
         parts += [title("Headline targets")]
-        parts += [f"[{'met' if h['met'] else 'MISSED'}] {h['name']}: {h['measured']} "
-                  f"(wanted {h['target']})" for h in heads]
+        parts += [
+            f"[{'met' if h['met'] else 'MISSED'}] {h['name']}: {h['measured']} "
+            f"(wanted {h['target']})"
+            for h in heads
+        ]
         parts.append("")
     return "\n".join(parts)
 
@@ -387,6 +509,7 @@ def render(config: dict, fixed_rows: list[dict], overrun_rows: list[dict],
 def engine_fingerprint() -> str:
     """SHA-1 over bots/*.py and games/*.py: which engine a summary was measured with."""
     import hashlib
+
     digest = hashlib.sha1()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for package in ("bots", "games"):
@@ -429,24 +552,37 @@ def run(config: dict[str, Any], out: str | None = None, log=print) -> dict[str, 
     overrun_rows = report.summarize_overrun(overrun_records, config["overrun"]["time_limit"])
     heads = report.headlines(fixed_rows, overrun_rows, nps_records)
     elapsed = time.perf_counter() - started
-    summary = {"config": config, "fixed": fixed_rows, "overrun": overrun_rows,
-               "nps": nps_records, "headlines": heads, "skipped": list(skipped),
-               "engine_sha1": fingerprint, "git": results_io.git_revision(),
-               "seconds": elapsed, "load_average_1min_at_start": load_start,
-               "load_average_1min_at_end": load[0] if load else None,
-               "cpu_count": os.cpu_count()}
+    summary = {
+        "config": config,
+        "fixed": fixed_rows,
+        "overrun": overrun_rows,
+        "nps": nps_records,
+        "headlines": heads,
+        "skipped": list(skipped),
+        "engine_sha1": fingerprint,
+        "git": results_io.git_revision(),
+        "seconds": elapsed,
+        "load_average_1min_at_start": load_start,
+        "load_average_1min_at_end": load[0] if load else None,
+        "cpu_count": os.cpu_count(),
+    }
     log("")
     log(render(config, fixed_rows, overrun_rows, nps_records, heads, skipped, False))
-    machine = (f"engine (bots/, games/ sources) sha1 {fingerprint}; load average {load_start:.2f} at the start, {load[0]:.2f} at the end, "
-               f"{os.cpu_count()} CPUs" if load else f"engine sha1 {fingerprint}")
+    machine = (
+        f"engine (bots/, games/ sources) sha1 {fingerprint}; load average {load_start:.2f} at the start, {load[0]:.2f} at the end, "
+        f"{os.cpu_count()} CPUs"
+        if load
+        else f"engine sha1 {fingerprint}"
+    )
     log(f"Total {elapsed:.0f} s; {machine}.")
     if out:
         command = "python -m experiments.benchmark " + " ".join(sys.argv[1:])
         with open(os.path.join(out, "summary.md"), "w", encoding="utf-8") as f:
-            f.write(f"# Benchmark\n\nCommand: `{command.strip()}`\n\n"
-                    f"Run time {elapsed:.0f} s; {machine}.\n\n")
-            f.write(render(config, fixed_rows, overrun_rows, nps_records, heads, skipped,
-                           True))
+            f.write(
+                f"# Benchmark\n\nCommand: `{command.strip()}`\n\n"
+                f"Run time {elapsed:.0f} s; {machine}.\n\n"
+            )
+            f.write(render(config, fixed_rows, overrun_rows, nps_records, heads, skipped, True))
         with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
             json.dump(_json_safe(summary), f, indent=1, sort_keys=True)
     return summary

@@ -19,7 +19,8 @@ import random
 import re
 import time
 import zlib
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pyspiel
 from open_spiel.python.algorithms import minimax as os_minimax
@@ -72,11 +73,14 @@ def load_game(game_string: str) -> pyspiel.Game:
         try:
             importlib.import_module("games")
         except ImportError as e:  # the custom games package is broken or absent
-            raise BenchmarkError(f"game {game_string!r} is not registered and "
-                                 f"`import games` failed: {e}") from e
+            raise BenchmarkError(
+                f"game {game_string!r} is not registered and `import games` failed: {e}"
+            ) from e
     if name not in pyspiel.registered_names():
-        raise BenchmarkError(f"unknown game {game_string!r}: not registered with pyspiel "
-                             f"(custom games come from `import games`)")
+        raise BenchmarkError(
+            f"unknown game {game_string!r}: not registered with pyspiel "
+            f"(custom games come from `import games`)"
+        )
     try:
         return pyspiel.load_game(game_string)
     except pyspiel.SpielError as e:
@@ -88,8 +92,9 @@ def _rng_for(game_string: str, seed: int, index: int) -> random.Random:
     return random.Random((seed * 1_000_003 + index) * 4_294_967_311 + salt)
 
 
-def sample_positions(game: pyspiel.Game, game_string: str, count: int,
-                     seed: int) -> list[pyspiel.State]:
+def sample_positions(
+    game: pyspiel.Game, game_string: str, count: int, seed: int
+) -> list[pyspiel.State]:
     """Decision nodes reached by seeded random play (chance by its probabilities).
 
     Position i plays a number of decisions drawn uniformly from the game's
@@ -106,8 +111,9 @@ def sample_positions(game: pyspiel.Game, game_string: str, count: int,
                 positions.append(state)
                 break
         else:
-            raise BenchmarkError(f"could not reach a decision node in {game_string} "
-                                 f"after 1000 random games")
+            raise BenchmarkError(
+                f"could not reach a decision node in {game_string} after 1000 random games"
+            )
     return positions
 
 
@@ -119,8 +125,7 @@ def _play(game: pyspiel.Game, rng: random.Random, decisions: int) -> pyspiel.Sta
             return None
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes],
-                                           [p for _, p in outcomes])[0])
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
             continue
         if decisions == 0:
             return state
@@ -138,8 +143,7 @@ def state_from_history(game: pyspiel.Game, history: Sequence[int]) -> pyspiel.St
 CLOCKS = ("cpu", "wall")
 
 
-def _timed(fn: Callable[[], Any], repeats: int, clock: str = "cpu"
-           ) -> tuple[Any, dict[str, float]]:
+def _timed(fn: Callable[[], Any], repeats: int, clock: str = "cpu") -> tuple[Any, dict[str, float]]:
     """Result of ``fn`` and its fastest time over ``repeats`` runs, GC paused.
 
     Both clocks are read around every run and minimised separately:
@@ -171,17 +175,25 @@ def _timed(fn: Callable[[], Any], repeats: int, clock: str = "cpu"
 
 # ------------------------------------------------------------ OpenSpiel side
 
+
 def openspiel_value_fn(evaluator: Any, player: int) -> Callable[[pyspiel.State], float]:
     """The value function the brief prescribes: the same evaluator object, one player's entry."""
     return lambda s: evaluator.evaluate(s)[player]
 
 
-def openspiel_timed(state: pyspiel.State, depth: int, evaluator: Any, player: int,
-                    repeats: int = 1, clock: str = "cpu") -> dict[str, Any]:
+def openspiel_timed(
+    state: pyspiel.State,
+    depth: int,
+    evaluator: Any,
+    player: int,
+    repeats: int = 1,
+    clock: str = "cpu",
+) -> dict[str, Any]:
     """OpenSpiel's own Python expectiminimax, unmodified: value, action, seconds."""
     value_fn = openspiel_value_fn(evaluator, player)
     (value, action), times = _timed(
-        lambda: os_minimax.expectiminimax(state, depth, value_fn, player), repeats, clock)
+        lambda: os_minimax.expectiminimax(state, depth, value_fn, player), repeats, clock
+    )
     return {"value": float(value), "action": action, **times}
 
 
@@ -224,22 +236,41 @@ def openspiel_count(state: pyspiel.State, depth: int, player: int) -> dict[str, 
 
 # ------------------------------------------------------------------ our side
 
-def ours_timed(game: pyspiel.Game, state: pyspiel.State, algorithm: str, depth: int,
-               evaluator: Any, tt_size: int, player: int,
-               repeats: int = 1, clock: str = "cpu") -> dict[str, Any]:
+
+def ours_timed(
+    game: pyspiel.Game,
+    state: pyspiel.State,
+    algorithm: str,
+    depth: int,
+    evaluator: Any,
+    tt_size: int,
+    player: int,
+    repeats: int = 1,
+    clock: str = "cpu",
+) -> dict[str, Any]:
     """One ``bots.search.search`` call (fresh Searcher and table) timed as a whole."""
     result, times = _timed(
-        lambda: search_lib.search(game, state, algorithm, depth, evaluator=evaluator,
-                                  tt_size=tt_size, player=player), repeats, clock)
+        lambda: search_lib.search(
+            game, state, algorithm, depth, evaluator=evaluator, tt_size=tt_size, player=player
+        ),
+        repeats,
+        clock,
+    )
     record = {"value": float(result.value), "action": result.action, **times}
     record.update(result.stats)
     return record
 
 
-def measure_position(game: pyspiel.Game, state: pyspiel.State, depth: int,
-                     evaluator: Any, tt_size: int, repeats: int = 1,
-                     algorithms: Sequence[str] = ALGORITHM_LABELS,
-                     clock: str = "cpu") -> dict[str, Any]:
+def measure_position(
+    game: pyspiel.Game,
+    state: pyspiel.State,
+    depth: int,
+    evaluator: Any,
+    tt_size: int,
+    repeats: int = 1,
+    algorithms: Sequence[str] = ALGORITHM_LABELS,
+    clock: str = "cpu",
+) -> dict[str, Any]:
     """OpenSpiel's expectiminimax and each of our algorithms on one position and depth.
 
     They run back to back on the same state and evaluator object so that
@@ -253,14 +284,14 @@ def measure_position(game: pyspiel.Game, state: pyspiel.State, depth: int,
         if label not in algorithms:
             continue
         size = tt_size if table is None else table
-        record = ours_timed(game, state, algorithm, depth, evaluator, size, player, repeats,
-                            clock)
+        record = ours_timed(game, state, algorithm, depth, evaluator, size, player, repeats, clock)
         record["agrees"] = abs(record["value"] - baseline["value"]) <= VALUE_TOLERANCE
         ours[label] = record
     return {"player": player, "openspiel": baseline, "ours": ours}
 
 
 # ------------------------------------------------------- time-limited moves
+
 
 class _GcTimer:
     """Sums the wall time of garbage collections (via gc.callbacks) while installed."""
@@ -275,7 +306,7 @@ class _GcTimer:
         else:
             self.total += time.perf_counter() - self._start
 
-    def __enter__(self) -> "_GcTimer":
+    def __enter__(self) -> _GcTimer:
         gc.callbacks.append(self)
         return self
 
@@ -283,8 +314,9 @@ class _GcTimer:
         gc.callbacks.remove(self)
 
 
-def time_limited_moves(game: pyspiel.Game, game_string: str, spec: str, moves: int,
-                       seed: int, time_limit: float) -> list[dict[str, Any]]:
+def time_limited_moves(
+    game: pyspiel.Game, game_string: str, spec: str, moves: int, seed: int, time_limit: float
+) -> list[dict[str, Any]]:
     """Wall time of ``moves`` bot moves in seeded games where the bot plays every seat.
 
     One bot per seat is kept for the whole run (its table persists across
@@ -308,8 +340,9 @@ def time_limited_moves(game: pyspiel.Game, game_string: str, spec: str, moves: i
                 continue
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in outcomes],
-                                               [p for _, p in outcomes])[0])
+                state.apply_action(
+                    rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                )
                 continue
             bot = seats[state.current_player()]
             gc_before = gc_timer.total
@@ -319,29 +352,56 @@ def time_limited_moves(game: pyspiel.Game, game_string: str, spec: str, moves: i
             elapsed = time.perf_counter() - start
             cpu = time.thread_time() - cpu_start
             info = bot.last_search
-            records.append({"game_index": game_index, "seconds": elapsed, "cpu_seconds": cpu,
-                            "gc_seconds": gc_timer.total - gc_before,
-                            "overrun": elapsed - time_limit, "depth": info["depth"],
-                            "completed": bool(info["completed"]), "nodes": info["nodes"],
-                            "legal_actions": len(state.legal_actions())})
+            records.append(
+                {
+                    "game_index": game_index,
+                    "seconds": elapsed,
+                    "cpu_seconds": cpu,
+                    "gc_seconds": gc_timer.total - gc_before,
+                    "overrun": elapsed - time_limit,
+                    "depth": info["depth"],
+                    "completed": bool(info["completed"]),
+                    "nodes": info["nodes"],
+                    "legal_actions": len(state.legal_actions()),
+                }
+            )
             state.apply_action(action)
     return records
 
 
 # ---------------------------------------------------------- nodes per second
 
-def nodes_per_second(game: pyspiel.Game, positions: Sequence[pyspiel.State], depth: int,
-                     algorithm: str, tt_size: int, repeats: int = 1,
-                     clock: str = "cpu") -> dict[str, Any]:
+
+def nodes_per_second(
+    game: pyspiel.Game,
+    positions: Sequence[pyspiel.State],
+    depth: int,
+    algorithm: str,
+    tt_size: int,
+    repeats: int = 1,
+    clock: str = "cpu",
+) -> dict[str, Any]:
     """Total nodes and seconds of fixed-depth searches over the positions."""
     evaluator = default_evaluator(game)
     nodes = 0
     seconds = 0.0
     for state in positions:
-        record = ours_timed(game, state, algorithm, depth, evaluator, tt_size,
-                            state.current_player(), repeats, clock)
+        record = ours_timed(
+            game,
+            state,
+            algorithm,
+            depth,
+            evaluator,
+            tt_size,
+            state.current_player(),
+            repeats,
+            clock,
+        )
         nodes += record["nodes"]
         seconds += record["seconds"]
-    return {"nodes": nodes, "seconds": seconds,
-            "nodes_per_second": nodes / seconds if seconds > 0 else float("nan"),
-            "evaluator": type(evaluator).__name__}
+    return {
+        "nodes": nodes,
+        "seconds": seconds,
+        "nodes_per_second": nodes / seconds if seconds > 0 else float("nan"),
+        "evaluator": type(evaluator).__name__,
+    }

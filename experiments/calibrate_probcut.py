@@ -41,7 +41,8 @@ import random
 import re
 import sys
 import time
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -62,374 +63,559 @@ FLAGS = flags.FLAGS
 
 
 def define_flags() -> None:
-  """Flags are defined only when run as a program, so importing this module next to
-  other experiment modules (tests) cannot collide on flag names."""
-  flags.DEFINE_string("game", None, "Game string, e.g. pig, 'dice(n=5,k=4)', backgammon.")
-  flags.DEFINE_list("depths", ["2", "3", "4"], "Deep depths d (decision plies) to calibrate.")
-  flags.DEFINE_list("reduction", ["1"], "Depth reduction(s) R; the shallow search has depth d-R. "
-                    "Several (e.g. 1,2) share the deep searches.")
-  flags.DEFINE_integer("positions", 50, "Sampled chance nodes.", lower_bound=1)
-  flags.DEFINE_integer("seed", 0, "Seed of the sampling play.", lower_bound=0)
-  flags.DEFINE_string("out", None, "Output folder (default results/calibrate-<game>-<hash>).")
-  flags.DEFINE_bool("install", False, "Also write the parameter file into bots/calibrations/.")
-  flags.DEFINE_string("evaluator", "default", "Leaf evaluator (bots.evaluators name).")
-  flags.DEFINE_integer("player", 0, "Point of view of the collected values.", lower_bound=0)
-  flags.DEFINE_float("mix", 0.5, "Probability that a sampling-play decision is a shallow Star2 "
-                     "move (else uniformly random).", lower_bound=0.0, upper_bound=1.0)
-  flags.DEFINE_integer("play_depth", 1, "Depth of the shallow Star2 player used for sampling.",
-                       lower_bound=1)
-  flags.DEFINE_float("sample_rate", 0.25, "Probability that a chance node reached in play is "
-                     "sampled.", lower_bound=0.0, upper_bound=1.0)
-  flags.DEFINE_integer("max_outcomes", 0, "At most this many outcome children per sampled chance "
-                       "node, drawn by seeded RNG (0: all).", lower_bound=0)
-  flags.DEFINE_integer("tt_size", 200_000, "Transposition-table entries of the exact searches "
-                       "(values do not depend on it).", lower_bound=0)
-  flags.DEFINE_bool("symmetrize", True, "Two-player zero-sum games: fit on the pairs and their "
-                    "negations, so one model serves both seats.")
-  flags.DEFINE_bool("plots", True, "Write scatter.png (needs matplotlib).")
+    """Flags are defined only when run as a program, so importing this module next to
+    other experiment modules (tests) cannot collide on flag names."""
+    flags.DEFINE_string("game", None, "Game string, e.g. pig, 'dice(n=5,k=4)', backgammon.")
+    flags.DEFINE_list("depths", ["2", "3", "4"], "Deep depths d (decision plies) to calibrate.")
+    flags.DEFINE_list(
+        "reduction",
+        ["1"],
+        "Depth reduction(s) R; the shallow search has depth d-R. "
+        "Several (e.g. 1,2) share the deep searches.",
+    )
+    flags.DEFINE_integer("positions", 50, "Sampled chance nodes.", lower_bound=1)
+    flags.DEFINE_integer("seed", 0, "Seed of the sampling play.", lower_bound=0)
+    flags.DEFINE_string("out", None, "Output folder (default results/calibrate-<game>-<hash>).")
+    flags.DEFINE_bool("install", False, "Also write the parameter file into bots/calibrations/.")
+    flags.DEFINE_string("evaluator", "default", "Leaf evaluator (bots.evaluators name).")
+    flags.DEFINE_integer("player", 0, "Point of view of the collected values.", lower_bound=0)
+    flags.DEFINE_float(
+        "mix",
+        0.5,
+        "Probability that a sampling-play decision is a shallow Star2 "
+        "move (else uniformly random).",
+        lower_bound=0.0,
+        upper_bound=1.0,
+    )
+    flags.DEFINE_integer(
+        "play_depth", 1, "Depth of the shallow Star2 player used for sampling.", lower_bound=1
+    )
+    flags.DEFINE_float(
+        "sample_rate",
+        0.25,
+        "Probability that a chance node reached in play is sampled.",
+        lower_bound=0.0,
+        upper_bound=1.0,
+    )
+    flags.DEFINE_integer(
+        "max_outcomes",
+        0,
+        "At most this many outcome children per sampled chance node, drawn by seeded RNG (0: all).",
+        lower_bound=0,
+    )
+    flags.DEFINE_integer(
+        "tt_size",
+        200_000,
+        "Transposition-table entries of the exact searches (values do not depend on it).",
+        lower_bound=0,
+    )
+    flags.DEFINE_bool(
+        "symmetrize",
+        True,
+        "Two-player zero-sum games: fit on the pairs and their "
+        "negations, so one model serves both seats.",
+    )
+    flags.DEFINE_bool("plots", True, "Write scatter.png (needs matplotlib).")
 
 
 # ----------------------------------------------------------------- fitting
 
 
 def fit_probcut_model(pairs: Sequence[tuple[float, float]]) -> dict[str, float]:
-  """Least-squares fit of v_deep = a * v_shallow + b + e, e ~ N(0, sigma^2).
+    """Least-squares fit of v_deep = a * v_shallow + b + e, e ~ N(0, sigma^2).
 
-  ``pairs`` are (v_shallow, v_deep). Returns a, b, sigma (residual standard
-  deviation with n - 2 degrees of freedom), r2 and samples. If every shallow
-  value is the same the slope is unidentifiable: a = 0, b = mean(v_deep).
-  """
-  data = np.asarray(pairs, dtype=float)
-  if data.ndim != 2 or data.shape[1] != 2:
-    raise ValueError(f"pairs must be a sequence of (v_shallow, v_deep), got shape {data.shape}")
-  n = len(data)
-  if n < 3:
-    raise ValueError(f"need at least 3 (v_shallow, v_deep) pairs to fit a, b and sigma, got {n}")
-  if not np.all(np.isfinite(data)):
-    raise ValueError("pairs contain non-finite values")
-  x, y = data[:, 0], data[:, 1]
-  x_mean, y_mean = x.mean(), y.mean()
-  sxx = float(np.sum((x - x_mean) ** 2))
-  if sxx > 1e-300:
-    a = float(np.sum((x - x_mean) * (y - y_mean)) / sxx)
-  else:
-    a = 0.0
-  b = float(y_mean - a * x_mean)
-  residuals = y - (a * x + b)
-  ssr = float(np.sum(residuals ** 2))
-  sst = float(np.sum((y - y_mean) ** 2))
-  sigma = float(np.sqrt(ssr / (n - 2)))
-  r2 = 1.0 - ssr / sst if sst > 1e-300 else (1.0 if ssr <= 1e-300 else 0.0)
-  return {"a": a, "b": b, "sigma": sigma, "r2": float(r2), "samples": int(n)}
+    ``pairs`` are (v_shallow, v_deep). Returns a, b, sigma (residual standard
+    deviation with n - 2 degrees of freedom), r2 and samples. If every shallow
+    value is the same the slope is unidentifiable: a = 0, b = mean(v_deep).
+    """
+    data = np.asarray(pairs, dtype=float)
+    if data.ndim != 2 or data.shape[1] != 2:
+        raise ValueError(f"pairs must be a sequence of (v_shallow, v_deep), got shape {data.shape}")
+    n = len(data)
+    if n < 3:
+        raise ValueError(
+            f"need at least 3 (v_shallow, v_deep) pairs to fit a, b and sigma, got {n}"
+        )
+    if not np.all(np.isfinite(data)):
+        raise ValueError("pairs contain non-finite values")
+    x, y = data[:, 0], data[:, 1]
+    x_mean, y_mean = x.mean(), y.mean()
+    sxx = float(np.sum((x - x_mean) ** 2))
+    if sxx > 1e-300:
+        a = float(np.sum((x - x_mean) * (y - y_mean)) / sxx)
+    else:
+        a = 0.0
+    b = float(y_mean - a * x_mean)
+    residuals = y - (a * x + b)
+    ssr = float(np.sum(residuals**2))
+    sst = float(np.sum((y - y_mean) ** 2))
+    sigma = float(np.sqrt(ssr / (n - 2)))
+    r2 = 1.0 - ssr / sst if sst > 1e-300 else (1.0 if ssr <= 1e-300 else 0.0)
+    return {"a": a, "b": b, "sigma": sigma, "r2": float(r2), "samples": int(n)}
 
 
 # ---------------------------------------------------------------- sampling
 
 
 def _position_rng(seed: int, index: int) -> random.Random:
-  digest = hashlib.sha256(f"{seed}:{index}".encode()).digest()
-  return random.Random(int.from_bytes(digest[:8], "little"))
+    digest = hashlib.sha256(f"{seed}:{index}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "little"))
 
 
-def sample_chance_nodes(game: pyspiel.Game, count: int, seed: int, *, mix: float,
-                        play_depth: int, sample_rate: float, evaluator: Any = None
-                        ) -> Iterator[pyspiel.State]:
-  """Chance nodes reached in seeded play; the first ``count`` never depend on ``count``."""
-  rng = random.Random(seed)
-  players = {}
-  found = 0
-  while found < count:
-    state = game.new_initial_state()
-    steps = 0
-    chance_seen = False
-    while not state.is_terminal() and steps < MAX_PLAY_STEPS and found < count:
-      steps += 1
-      if state.is_chance_node():
-        chance_seen = True
-        outcomes = state.chance_outcomes()
-        if rng.random() < sample_rate and any(
-            not state.child(a).is_terminal() for a, _ in outcomes):
-          found += 1
-          yield state.clone()
-        actions = [a for a, _ in outcomes]
-        weights = [p for _, p in outcomes]
-        state.apply_action(rng.choices(actions, weights)[0])
-        continue
-      player = state.current_player()
-      legal = state.legal_actions()
-      if rng.random() < mix and len(legal) > 1:
-        searcher = players.get(player)
-        if searcher is None:
-          searcher = players[player] = Searcher(game, player, "star2", evaluator=evaluator,
-                                                tt_size=50_000)
-        action = searcher.search(state, play_depth)[1]
-      else:
-        action = legal[rng.randrange(len(legal))]
-      state.apply_action(action)
-    if not chance_seen:
-      raise ValueError(f"a whole game of '{game}' reached no chance node: nothing to calibrate")
-    if sample_rate == 0:
-      raise ValueError("--sample_rate=0 never samples a chance node")
+def sample_chance_nodes(
+    game: pyspiel.Game,
+    count: int,
+    seed: int,
+    *,
+    mix: float,
+    play_depth: int,
+    sample_rate: float,
+    evaluator: Any = None,
+) -> Iterator[pyspiel.State]:
+    """Chance nodes reached in seeded play; the first ``count`` never depend on ``count``."""
+    rng = random.Random(seed)
+    players = {}
+    found = 0
+    while found < count:
+        state = game.new_initial_state()
+        steps = 0
+        chance_seen = False
+        while not state.is_terminal() and steps < MAX_PLAY_STEPS and found < count:
+            steps += 1
+            if state.is_chance_node():
+                chance_seen = True
+                outcomes = state.chance_outcomes()
+                if rng.random() < sample_rate and any(
+                    not state.child(a).is_terminal() for a, _ in outcomes
+                ):
+                    found += 1
+                    yield state.clone()
+                actions = [a for a, _ in outcomes]
+                weights = [p for _, p in outcomes]
+                state.apply_action(rng.choices(actions, weights)[0])
+                continue
+            player = state.current_player()
+            legal = state.legal_actions()
+            if rng.random() < mix and len(legal) > 1:
+                searcher = players.get(player)
+                if searcher is None:
+                    searcher = players[player] = Searcher(
+                        game, player, "star2", evaluator=evaluator, tt_size=50_000
+                    )
+                action = searcher.search(state, play_depth)[1]
+            else:
+                action = legal[rng.randrange(len(legal))]
+            state.apply_action(action)
+        if not chance_seen:
+            raise ValueError(
+                f"a whole game of '{game}' reached no chance node: nothing to calibrate"
+            )
+        if sample_rate == 0:
+            raise ValueError("--sample_rate=0 never samples a chance node")
 
 
 def _history(state: pyspiel.State) -> list[int] | None:
-  try:
-    return [int(a) for a in state.history()]
-  except Exception:  # pylint: disable=broad-except
-    return None
+    try:
+        return [int(a) for a in state.history()]
+    except Exception:  # pylint: disable=broad-except
+        return None
 
 
-def measure_position(game: pyspiel.Game, state: pyspiel.State, index: int, *, seed: int,
-                     player: int, depths: Sequence[int], evaluator: Any, tt_size: int,
-                     max_outcomes: int) -> dict[str, Any]:
-  """Exact Star2 values of the chance node's outcome children at every depth."""
-  outcomes = [(a, p) for a, p in state.chance_outcomes() if not state.child(a).is_terminal()]
-  if max_outcomes and len(outcomes) > max_outcomes:
-    outcomes = sorted(_position_rng(seed, index).sample(outcomes, max_outcomes))
-  searcher = Searcher(game, player, "star2", evaluator=evaluator, tt_size=tt_size)
-  children = []
-  start = time.perf_counter()
-  for action, prob in outcomes:
-    child = state.child(action)
-    values, nodes = {}, {}
-    for depth in sorted(depths):
-      searcher.reset_stats()
-      values[str(depth)] = float(searcher.search(child, depth)[0])
-      nodes[str(depth)] = searcher.nodes
-    children.append({"outcome": int(action), "prob": float(prob),
-                     "mover": int(child.current_player()), "values": values, "nodes": nodes})
-  return {"id": index, "history": _history(state), "state": str(state),
-          "children": children, "time": time.perf_counter() - start}
+def measure_position(
+    game: pyspiel.Game,
+    state: pyspiel.State,
+    index: int,
+    *,
+    seed: int,
+    player: int,
+    depths: Sequence[int],
+    evaluator: Any,
+    tt_size: int,
+    max_outcomes: int,
+) -> dict[str, Any]:
+    """Exact Star2 values of the chance node's outcome children at every depth."""
+    outcomes = [(a, p) for a, p in state.chance_outcomes() if not state.child(a).is_terminal()]
+    if max_outcomes and len(outcomes) > max_outcomes:
+        outcomes = sorted(_position_rng(seed, index).sample(outcomes, max_outcomes))
+    searcher = Searcher(game, player, "star2", evaluator=evaluator, tt_size=tt_size)
+    children = []
+    start = time.perf_counter()
+    for action, prob in outcomes:
+        child = state.child(action)
+        values, nodes = {}, {}
+        for depth in sorted(depths):
+            searcher.reset_stats()
+            values[str(depth)] = float(searcher.search(child, depth)[0])
+            nodes[str(depth)] = searcher.nodes
+        children.append(
+            {
+                "outcome": int(action),
+                "prob": float(prob),
+                "mover": int(child.current_player()),
+                "values": values,
+                "nodes": nodes,
+            }
+        )
+    return {
+        "id": index,
+        "history": _history(state),
+        "state": str(state),
+        "children": children,
+        "time": time.perf_counter() - start,
+    }
 
 
 # ------------------------------------------------------------------ models
 
 
 def combinations(depths: Sequence[int], reductions: Sequence[int]) -> list[tuple[int, int]]:
-  """(d, R) pairs with d > R: the engine only probes when the shallow depth is >= 1."""
-  return [(d, r) for r in sorted(reductions) for d in sorted(depths) if d > r]
+    """(d, R) pairs with d > R: the engine only probes when the shallow depth is >= 1."""
+    return [(d, r) for r in sorted(reductions) for d in sorted(depths) if d > r]
 
 
-def collect_pairs(records: Sequence[dict], depth: int, reduction: int, *,
-                  player: int | None = None) -> list[tuple[float, float]]:
-  """(v_shallow, v_deep) of every child; with ``player``, from the mover's view instead."""
-  pairs = []
-  for record in records:
-    for child in record["children"]:
-      x = child["values"][str(depth - reduction)]
-      y = child["values"][str(depth)]
-      if player is not None:
-        if child["mover"] < 0:
-          continue
-        if child["mover"] != player:
-          x, y = -x, -y
-      pairs.append((x, y))
-  return pairs
+def collect_pairs(
+    records: Sequence[dict], depth: int, reduction: int, *, player: int | None = None
+) -> list[tuple[float, float]]:
+    """(v_shallow, v_deep) of every child; with ``player``, from the mover's view instead."""
+    pairs = []
+    for record in records:
+        for child in record["children"]:
+            x = child["values"][str(depth - reduction)]
+            y = child["values"][str(depth)]
+            if player is not None:
+                if child["mover"] < 0:
+                    continue
+                if child["mover"] != player:
+                    x, y = -x, -y
+            pairs.append((x, y))
+    return pairs
 
 
-def fit_models(records: Sequence[dict], combos: Sequence[tuple[int, int]], *,
-               symmetrize: bool, player: int) -> dict[str, list[dict]]:
-  """The models the bot uses plus the diagnostic fits, one entry per (d, R)."""
-  models, raw, mover = [], [], []
-  for depth, reduction in combos:
-    pairs = collect_pairs(records, depth, reduction)
-    key = {"depth": depth, "reduction": reduction}
-    fitted = pairs + [(-x, -y) for x, y in pairs] if symmetrize else pairs
-    model = {**key, **fit_probcut_model(fitted)}
-    raw.append({**key, **fit_probcut_model(pairs)})
-    if symmetrize:
-      mover_pairs = collect_pairs(records, depth, reduction, player=player)
-      if len(mover_pairs) >= 3:
-        mover_fit = fit_probcut_model(mover_pairs)
-        mover.append({**key, **mover_fit})
-        # For an engine that predicts a*v + s*b with s = +1 when the searching
-        # player moves at the child and -1 otherwise (not read by bots/ today).
-        model["mover_relative"] = {k: mover_fit[k] for k in ("a", "b", "sigma", "r2")}
-    models.append(model)
-  return {"models": models, "unsymmetrized": raw, "mover_relative": mover}
+def fit_models(
+    records: Sequence[dict], combos: Sequence[tuple[int, int]], *, symmetrize: bool, player: int
+) -> dict[str, list[dict]]:
+    """The models the bot uses plus the diagnostic fits, one entry per (d, R)."""
+    models, raw, mover = [], [], []
+    for depth, reduction in combos:
+        pairs = collect_pairs(records, depth, reduction)
+        key = {"depth": depth, "reduction": reduction}
+        fitted = pairs + [(-x, -y) for x, y in pairs] if symmetrize else pairs
+        model = {**key, **fit_probcut_model(fitted)}
+        raw.append({**key, **fit_probcut_model(pairs)})
+        if symmetrize:
+            mover_pairs = collect_pairs(records, depth, reduction, player=player)
+            if len(mover_pairs) >= 3:
+                mover_fit = fit_probcut_model(mover_pairs)
+                mover.append({**key, **mover_fit})
+                # For an engine that predicts a*v + s*b with s = +1 when the searching
+                # player moves at the child and -1 otherwise (not read by bots/ today).
+                model["mover_relative"] = {k: mover_fit[k] for k in ("a", "b", "sigma", "r2")}
+        models.append(model)
+    return {"models": models, "unsymmetrized": raw, "mover_relative": mover}
 
 
 # ----------------------------------------------------------------- outputs
 
 
 def _plot(path: str, records: Sequence[dict], fits: dict, title: str, player: int) -> bool:
-  """One panel per (d, R): the pairs coloured by who moves at c, the fit and the diagonal."""
-  try:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-  except ImportError:
-    print("note: matplotlib not installed; no scatter plot", file=sys.stderr)
-    return False
-  models = fits["models"]
-  reductions = sorted({m["reduction"] for m in models})
-  depths = sorted({m["depth"] for m in models})
-  fig, axes = plt.subplots(len(reductions), len(depths), squeeze=False,
-                           figsize=(3.6 * len(depths), 3.4 * len(reductions)))
-  for ax in axes.flat:
-    ax.set_visible(False)
-  for model in models:
-    ax = axes[reductions.index(model["reduction"])][depths.index(model["depth"])]
-    ax.set_visible(True)
-    pairs = np.asarray(collect_pairs(records, model["depth"], model["reduction"]))
-    movers = np.asarray([c["mover"] for r in records for c in r["children"]])
-    for mask, label, color in ((movers == player, f"player {player} to move", "C0"),
-                               ((movers != player) & (movers >= 0), "other player to move", "C1"),
-                               (movers < 0, "chance node", "C7")):
-      if mask.any():
-        ax.scatter(pairs[mask, 0], pairs[mask, 1], s=6, alpha=0.4, color=color, label=label)
-    lo, hi = float(pairs.min()), float(pairs.max())
-    xs = np.linspace(lo, hi, 2)
-    ax.plot(xs, model["a"] * xs + model["b"], color="C3", lw=1.5)
-    ax.plot(xs, xs, color="grey", lw=0.7, ls="--")
-    ax.set_title(f"d={model['depth']} R={model['reduction']}: a={model['a']:.3f} "
-                 f"b={model['b']:.3f}\nsigma={model['sigma']:.3f} R^2={model['r2']:.3f} "
-                 f"n={len(pairs)}", fontsize=8)
-    ax.set_xlabel(f"v_shallow (depth {model['depth'] - model['reduction']})", fontsize=8)
-    ax.set_ylabel(f"v_deep (depth {model['depth']})", fontsize=8)
-  handles, labels = axes.flat[-1].get_legend_handles_labels()
-  if len(labels) > 1:
-    fig.legend(handles, labels, loc="upper right", fontsize=7, markerscale=2)
-  fig.suptitle(title, fontsize=9)
-  fig.tight_layout()
-  fig.savefig(path, dpi=110)
-  plt.close(fig)
-  return True
+    """One panel per (d, R): the pairs coloured by who moves at c, the fit and the diagonal."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("note: matplotlib not installed; no scatter plot", file=sys.stderr)
+        return False
+    models = fits["models"]
+    reductions = sorted({m["reduction"] for m in models})
+    depths = sorted({m["depth"] for m in models})
+    fig, axes = plt.subplots(
+        len(reductions),
+        len(depths),
+        squeeze=False,
+        figsize=(3.6 * len(depths), 3.4 * len(reductions)),
+    )
+    for ax in axes.flat:
+        ax.set_visible(False)
+    for model in models:
+        ax = axes[reductions.index(model["reduction"])][depths.index(model["depth"])]
+        ax.set_visible(True)
+        pairs = np.asarray(collect_pairs(records, model["depth"], model["reduction"]))
+        movers = np.asarray([c["mover"] for r in records for c in r["children"]])
+        for mask, label, color in (
+            (movers == player, f"player {player} to move", "C0"),
+            ((movers != player) & (movers >= 0), "other player to move", "C1"),
+            (movers < 0, "chance node", "C7"),
+        ):
+            if mask.any():
+                ax.scatter(pairs[mask, 0], pairs[mask, 1], s=6, alpha=0.4, color=color, label=label)
+        lo, hi = float(pairs.min()), float(pairs.max())
+        xs = np.linspace(lo, hi, 2)
+        ax.plot(xs, model["a"] * xs + model["b"], color="C3", lw=1.5)
+        ax.plot(xs, xs, color="grey", lw=0.7, ls="--")
+        ax.set_title(
+            f"d={model['depth']} R={model['reduction']}: a={model['a']:.3f} "
+            f"b={model['b']:.3f}\nsigma={model['sigma']:.3f} R^2={model['r2']:.3f} "
+            f"n={len(pairs)}",
+            fontsize=8,
+        )
+        ax.set_xlabel(f"v_shallow (depth {model['depth'] - model['reduction']})", fontsize=8)
+        ax.set_ylabel(f"v_deep (depth {model['depth']})", fontsize=8)
+    handles, labels = axes.flat[-1].get_legend_handles_labels()
+    if len(labels) > 1:
+        fig.legend(handles, labels, loc="upper right", fontsize=7, markerscale=2)
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
 
 
 def _summary(data: dict, records: Sequence[dict]) -> str:
-  lines = [f"# ChanceProbCut calibration: {data['game']}", "",
-           f"evaluator `{data['evaluator']}`, values from player {data['player']}'s view"
-           + (", symmetrized (pairs and their negations)" if data["symmetrized"] else ""),
-           f"{len(records)} sampled chance nodes, "
-           f"{sum(len(r['children']) for r in records)} outcome children", "",
-           "| d | R | a | b | sigma | R^2 | samples |", "|---|---|---|---|---|---|---|"]
-  for m in data["models"]:
-    lines.append(f"| {m['depth']} | {m['reduction']} | {m['a']:.4f} | {m['b']:.4f} | "
-                 f"{m['sigma']:.4f} | {m['r2']:.4f} | {m['samples']} |")
-  for name, label in (("unsymmetrized", "Unsymmetrized (player's view)"),
-                      ("mover_relative", "Mover-relative (view of the player to move at c)")):
-    rows = data["diagnostics"].get(name) or []
-    if rows:
-      lines += ["", f"{label}:", "", "| d | R | a | b | sigma | R^2 |", "|---|---|---|---|---|---|"]
-      for m in rows:
-        lines.append(f"| {m['depth']} | {m['reduction']} | {m['a']:.4f} | {m['b']:.4f} | "
-                     f"{m['sigma']:.4f} | {m['r2']:.4f} |")
-  per_depth: dict[str, list[int]] = {}
-  for record in records:
-    for child in record["children"]:
-      for depth, nodes in child["nodes"].items():
-        per_depth.setdefault(depth, []).append(nodes)
-  lines += ["", "Mean nodes per exact search: " + ", ".join(
-      f"depth {d}: {np.mean(v):.0f}" for d, v in sorted(per_depth.items(), key=lambda i: int(i[0])))]
-  lines += ["", f"Command: `{data['command']}`", ""]
-  return "\n".join(lines)
+    lines = [
+        f"# ChanceProbCut calibration: {data['game']}",
+        "",
+        f"evaluator `{data['evaluator']}`, values from player {data['player']}'s view"
+        + (", symmetrized (pairs and their negations)" if data["symmetrized"] else ""),
+        f"{len(records)} sampled chance nodes, "
+        f"{sum(len(r['children']) for r in records)} outcome children",
+        "",
+        "| d | R | a | b | sigma | R^2 | samples |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for m in data["models"]:
+        lines.append(
+            f"| {m['depth']} | {m['reduction']} | {m['a']:.4f} | {m['b']:.4f} | "
+            f"{m['sigma']:.4f} | {m['r2']:.4f} | {m['samples']} |"
+        )
+    for name, label in (
+        ("unsymmetrized", "Unsymmetrized (player's view)"),
+        ("mover_relative", "Mover-relative (view of the player to move at c)"),
+    ):
+        rows = data["diagnostics"].get(name) or []
+        if rows:
+            lines += [
+                "",
+                f"{label}:",
+                "",
+                "| d | R | a | b | sigma | R^2 |",
+                "|---|---|---|---|---|---|",
+            ]
+            for m in rows:
+                lines.append(
+                    f"| {m['depth']} | {m['reduction']} | {m['a']:.4f} | {m['b']:.4f} | "
+                    f"{m['sigma']:.4f} | {m['r2']:.4f} |"
+                )
+    per_depth: dict[str, list[int]] = {}
+    for record in records:
+        for child in record["children"]:
+            for depth, nodes in child["nodes"].items():
+                per_depth.setdefault(depth, []).append(nodes)
+    lines += [
+        "",
+        "Mean nodes per exact search: "
+        + ", ".join(
+            f"depth {d}: {np.mean(v):.0f}"
+            for d, v in sorted(per_depth.items(), key=lambda i: int(i[0]))
+        ),
+    ]
+    lines += ["", f"Command: `{data['command']}`", ""]
+    return "\n".join(lines)
 
 
 def _parse_ints(name: str, values: Sequence[str]) -> list[int]:
-  try:
-    parsed = sorted({int(v) for v in values})
-  except ValueError:
-    raise ValueError(f"--{name} must be comma-separated integers, got {','.join(values)}") from None
-  if not parsed or parsed[0] < 1:
-    raise ValueError(f"--{name} must be integers >= 1, got {','.join(values)}")
-  return parsed
+    try:
+        parsed = sorted({int(v) for v in values})
+    except ValueError:
+        raise ValueError(
+            f"--{name} must be comma-separated integers, got {','.join(values)}"
+        ) from None
+    if not parsed or parsed[0] < 1:
+        raise ValueError(f"--{name} must be integers >= 1, got {','.join(values)}")
+    return parsed
 
 
-def run(game_string: str, depths: Sequence[int], reductions: Sequence[int], positions: int,
-        seed: int, out: str | None, *, install: bool = False, evaluator: str = "default",
-        player: int = 0, mix: float = 0.5, play_depth: int = 1, sample_rate: float = 0.25,
-        max_outcomes: int = 0, tt_size: int = 200_000, symmetrize: bool = True,
-        plots: bool = True, verbose: bool = True) -> dict[str, Any]:
-  """Samples, searches, fits and writes; returns the calibration data written."""
-  import games  # noqa: F401  (registers the custom games)
-  game = pyspiel.load_game(game_string)
-  check_game_supported(game, "chanceprobcut")
-  if player >= game.num_players():
-    raise ValueError(f"--player must be in 0..{game.num_players() - 1} for '{game}', got {player}")
-  combos = combinations(depths, reductions)
-  if not combos:
-    raise ValueError(f"no depth d > R among --depths={depths} and --reduction={reductions}: the "
-                     f"shallow search d-R must be at least 1 ply")
-  needed = sorted({d for d, _ in combos} | {d - r for d, r in combos})
-  zero_sum = game.num_players() == 2 and game.get_type().utility in (
-      pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM)
-  symmetrize = bool(symmetrize and zero_sum)
-  canonical = calibration.canonical_game_string(game)
-  config = {"game": canonical, "depths": list(depths), "reductions": list(reductions),
-            "seed": seed, "evaluator": evaluator, "player": player, "mix": mix,
-            "play_depth": play_depth, "sample_rate": sample_rate, "max_outcomes": max_outcomes}
-  if out is None:
-    digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:8]
-    out = os.path.join("results", f"calibrate-{re.sub(r'[^A-Za-z0-9]+', '_', str(game)).strip('_')}"
-                       f"-{digest}")
-  existing = results_io.prepare_output_dir(out, config, RECORDS_FILE, key="id",
-                                           extra={"positions": positions, "tt_size": tt_size})
-  records_path = os.path.join(out, RECORDS_FILE)
-  search_evaluator = None if evaluator == "default" else evaluator
-  records: list[dict] = []
-  start = time.perf_counter()
-  sampler = sample_chance_nodes(game, positions, seed, mix=mix, play_depth=play_depth,
-                                sample_rate=sample_rate, evaluator=search_evaluator)
-  for index, state in enumerate(sampler):
-    record = existing.get(str(index))
-    if record is None:
-      record = measure_position(game, state, index, seed=seed, player=player, depths=needed,
-                                evaluator=search_evaluator, tt_size=tt_size,
-                                max_outcomes=max_outcomes)
-      results_io.append_record(records_path, record)
-      if verbose:
-        print(f"position {index + 1}/{positions}: {len(record['children'])} children, "
-              f"{record['time']:.2f}s (total {time.perf_counter() - start:.0f}s)", flush=True)
-    records.append(record)
-  fits = fit_models(records, combos, symmetrize=symmetrize, player=player)
-  command = "python -m experiments.calibrate_probcut " + " ".join(sys.argv[1:]) \
-      if sys.argv and sys.argv[0].endswith("calibrate_probcut.py") else (
-          f"python -m experiments.calibrate_probcut --game='{game_string}' "
-          f"--depths={','.join(map(str, depths))} --reduction={','.join(map(str, reductions))} "
-          f"--positions={positions} --seed={seed}")
-  data = {"game": canonical, "game_string": str(game), "evaluator": evaluator, "player": player,
-          "symmetrized": symmetrize, "positions": len(records),
-          "children": sum(len(r["children"]) for r in records), "seed": seed,
-          "sampling": {"mix": mix, "play_depth": play_depth, "sample_rate": sample_rate,
-                       "max_outcomes": max_outcomes},
-          "models": fits["models"],
-          "diagnostics": {"unsymmetrized": fits["unsymmetrized"],
-                          "mover_relative": fits["mover_relative"]},
-          "command": command}
-  calibration.save_calibration(os.path.join(out, CALIBRATION_FILE), data)
-  with open(os.path.join(out, SUMMARY_FILE), "w", encoding="utf-8") as handle:
-    handle.write(_summary(data, records))
-  if plots:
-    _plot(os.path.join(out, PLOT_FILE), records, fits,
-          f"{game}: v_deep vs v_shallow (player {player}'s view), fit line in red", player)
-  if install:
-    path = calibration.default_calibration_path(game)
-    calibration.save_calibration(path, data)
+def run(
+    game_string: str,
+    depths: Sequence[int],
+    reductions: Sequence[int],
+    positions: int,
+    seed: int,
+    out: str | None,
+    *,
+    install: bool = False,
+    evaluator: str = "default",
+    player: int = 0,
+    mix: float = 0.5,
+    play_depth: int = 1,
+    sample_rate: float = 0.25,
+    max_outcomes: int = 0,
+    tt_size: int = 200_000,
+    symmetrize: bool = True,
+    plots: bool = True,
+    verbose: bool = True,
+) -> dict[str, Any]:
+    """Samples, searches, fits and writes; returns the calibration data written."""
+    import games  # noqa: F401  (registers the custom games)
+
+    game = pyspiel.load_game(game_string)
+    check_game_supported(game, "chanceprobcut")
+    if player >= game.num_players():
+        raise ValueError(
+            f"--player must be in 0..{game.num_players() - 1} for '{game}', got {player}"
+        )
+    combos = combinations(depths, reductions)
+    if not combos:
+        raise ValueError(
+            f"no depth d > R among --depths={depths} and --reduction={reductions}: the "
+            f"shallow search d-R must be at least 1 ply"
+        )
+    needed = sorted({d for d, _ in combos} | {d - r for d, r in combos})
+    zero_sum = game.num_players() == 2 and game.get_type().utility in (
+        pyspiel.GameType.Utility.ZERO_SUM,
+        pyspiel.GameType.Utility.CONSTANT_SUM,
+    )
+    symmetrize = bool(symmetrize and zero_sum)
+    canonical = calibration.canonical_game_string(game)
+    config = {
+        "game": canonical,
+        "depths": list(depths),
+        "reductions": list(reductions),
+        "seed": seed,
+        "evaluator": evaluator,
+        "player": player,
+        "mix": mix,
+        "play_depth": play_depth,
+        "sample_rate": sample_rate,
+        "max_outcomes": max_outcomes,
+    }
+    if out is None:
+        digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:8]
+        out = os.path.join(
+            "results", f"calibrate-{re.sub(r'[^A-Za-z0-9]+', '_', str(game)).strip('_')}-{digest}"
+        )
+    existing = results_io.prepare_output_dir(
+        out, config, RECORDS_FILE, key="id", extra={"positions": positions, "tt_size": tt_size}
+    )
+    records_path = os.path.join(out, RECORDS_FILE)
+    search_evaluator = None if evaluator == "default" else evaluator
+    records: list[dict] = []
+    start = time.perf_counter()
+    sampler = sample_chance_nodes(
+        game,
+        positions,
+        seed,
+        mix=mix,
+        play_depth=play_depth,
+        sample_rate=sample_rate,
+        evaluator=search_evaluator,
+    )
+    for index, state in enumerate(sampler):
+        record = existing.get(str(index))
+        if record is None:
+            record = measure_position(
+                game,
+                state,
+                index,
+                seed=seed,
+                player=player,
+                depths=needed,
+                evaluator=search_evaluator,
+                tt_size=tt_size,
+                max_outcomes=max_outcomes,
+            )
+            results_io.append_record(records_path, record)
+            if verbose:
+                print(
+                    f"position {index + 1}/{positions}: {len(record['children'])} children, "
+                    f"{record['time']:.2f}s (total {time.perf_counter() - start:.0f}s)",
+                    flush=True,
+                )
+        records.append(record)
+    fits = fit_models(records, combos, symmetrize=symmetrize, player=player)
+    command = (
+        "python -m experiments.calibrate_probcut " + " ".join(sys.argv[1:])
+        if sys.argv and sys.argv[0].endswith("calibrate_probcut.py")
+        else (
+            f"python -m experiments.calibrate_probcut --game='{game_string}' "
+            f"--depths={','.join(map(str, depths))} --reduction={','.join(map(str, reductions))} "
+            f"--positions={positions} --seed={seed}"
+        )
+    )
+    data = {
+        "game": canonical,
+        "game_string": str(game),
+        "evaluator": evaluator,
+        "player": player,
+        "symmetrized": symmetrize,
+        "positions": len(records),
+        "children": sum(len(r["children"]) for r in records),
+        "seed": seed,
+        "sampling": {
+            "mix": mix,
+            "play_depth": play_depth,
+            "sample_rate": sample_rate,
+            "max_outcomes": max_outcomes,
+        },
+        "models": fits["models"],
+        "diagnostics": {
+            "unsymmetrized": fits["unsymmetrized"],
+            "mover_relative": fits["mover_relative"],
+        },
+        "command": command,
+    }
+    calibration.save_calibration(os.path.join(out, CALIBRATION_FILE), data)
+    with open(os.path.join(out, SUMMARY_FILE), "w", encoding="utf-8") as handle:
+        handle.write(_summary(data, records))
+    if plots:
+        _plot(
+            os.path.join(out, PLOT_FILE),
+            records,
+            fits,
+            f"{game}: v_deep vs v_shallow (player {player}'s view), fit line in red",
+            player,
+        )
+    if install:
+        path = calibration.default_calibration_path(game)
+        calibration.save_calibration(path, data)
+        if verbose:
+            print(f"installed {path}")
     if verbose:
-      print(f"installed {path}")
-  if verbose:
-    print(_summary(data, records))
-    print(f"results in {out}")
-  return data
+        print(_summary(data, records))
+        print(f"results in {out}")
+    return data
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
-  if not FLAGS.game:
-    raise app.UsageError("--game is required, e.g. --game=pig")
-  try:
-    run(FLAGS.game, _parse_ints("depths", FLAGS.depths), _parse_ints("reduction", FLAGS.reduction),
-        FLAGS.positions, FLAGS.seed, FLAGS.out, install=FLAGS.install, evaluator=FLAGS.evaluator,
-        player=FLAGS.player, mix=FLAGS.mix, play_depth=FLAGS.play_depth,
-        sample_rate=FLAGS.sample_rate, max_outcomes=FLAGS.max_outcomes, tt_size=FLAGS.tt_size,
-        symmetrize=FLAGS.symmetrize, plots=FLAGS.plots)
-  except (ValueError, results_io.OutputDirError) as error:
-    print(f"error: {error}", file=sys.stderr)
-    sys.exit(2)
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+    if not FLAGS.game:
+        raise app.UsageError("--game is required, e.g. --game=pig")
+    try:
+        run(
+            FLAGS.game,
+            _parse_ints("depths", FLAGS.depths),
+            _parse_ints("reduction", FLAGS.reduction),
+            FLAGS.positions,
+            FLAGS.seed,
+            FLAGS.out,
+            install=FLAGS.install,
+            evaluator=FLAGS.evaluator,
+            player=FLAGS.player,
+            mix=FLAGS.mix,
+            play_depth=FLAGS.play_depth,
+            sample_rate=FLAGS.sample_rate,
+            max_outcomes=FLAGS.max_outcomes,
+            tt_size=FLAGS.tt_size,
+            symmetrize=FLAGS.symmetrize,
+            plots=FLAGS.plots,
+        )
+    except (ValueError, results_io.OutputDirError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":
-  define_flags()
-  app.run(main)
+    define_flags()
+    app.run(main)

@@ -12,7 +12,8 @@ import hashlib
 import json
 import os
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pyspiel
 
@@ -22,99 +23,115 @@ POSITIONS_FILE = "positions.json"
 _MAX_ATTEMPTS = 1000
 
 
-def sample_position(game: pyspiel.Game, rng: random.Random, min_moves: int,
-                    max_moves: int) -> pyspiel.State:
-  """A decision node after a random number of uniformly random decision moves.
+def sample_position(
+    game: pyspiel.Game, rng: random.Random, min_moves: int, max_moves: int
+) -> pyspiel.State:
+    """A decision node after a random number of uniformly random decision moves.
 
-  Chance events follow their probabilities. A game that ends first is replayed
-  from the start (same generator, so still deterministic).
-  """
-  for _ in range(_MAX_ATTEMPTS):
-    target = rng.randint(min_moves, max_moves)
-    state = game.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-      if state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(rng.choices(actions, probs)[0])
-      elif moves >= target:
-        return state
-      else:
-        state.apply_action(rng.choice(state.legal_actions()))
-        moves += 1
-  raise ValueError(f"could not reach a non-terminal decision node of {game} after "
-                   f"{min_moves}..{max_moves} random moves in {_MAX_ATTEMPTS} games; "
-                   f"lower the move range")
+    Chance events follow their probabilities. A game that ends first is replayed
+    from the start (same generator, so still deterministic).
+    """
+    for _ in range(_MAX_ATTEMPTS):
+        target = rng.randint(min_moves, max_moves)
+        state = game.new_initial_state()
+        moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            elif moves >= target:
+                return state
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                moves += 1
+    raise ValueError(
+        f"could not reach a non-terminal decision node of {game} after "
+        f"{min_moves}..{max_moves} random moves in {_MAX_ATTEMPTS} games; "
+        f"lower the move range"
+    )
 
 
-def sample_positions(game: pyspiel.Game, count: int, seed: int,
-                     moves: tuple[int, int]) -> list[dict[str, Any]]:
-  """``count`` entries; position i depends only on (seed, i), not on count."""
-  entries = []
-  for i in range(count):
-    rng = random.Random(f"node_reduction:{seed}:{i}")  # str seeds hash stably
-    state = sample_position(game, rng, moves[0], moves[1])
-    entries.append({"id": f"p{i:04d}",
-                    "serialized": pyspiel.serialize_game_and_state(game, state)})
-  return entries
+def sample_positions(
+    game: pyspiel.Game, count: int, seed: int, moves: tuple[int, int]
+) -> list[dict[str, Any]]:
+    """``count`` entries; position i depends only on (seed, i), not on count."""
+    entries = []
+    for i in range(count):
+        rng = random.Random(f"node_reduction:{seed}:{i}")  # str seeds hash stably
+        state = sample_position(game, rng, moves[0], moves[1])
+        entries.append(
+            {"id": f"p{i:04d}", "serialized": pyspiel.serialize_game_and_state(game, state)}
+        )
+    return entries
 
 
 def ballard_positions(cases: Sequence[ballard.BallardCase]) -> list[dict[str, Any]]:
-  """The root of every tree of every case (one tree for best case, `trials` for average)."""
-  entries = []
-  for case in cases:
-    for seed in case.seeds():
-      game = pyspiel.load_game(case.game_string(seed))
-      entries.append({"id": f"{case.name}/seed={seed}", "case": case.name,
-                      "depth": case.search_depth, "full_leaves": case.full_leaves,
-                      "serialized": pyspiel.serialize_game_and_state(
-                          game, game.new_initial_state())})
-    ballard.release_tree_caches()
-  return entries
+    """The root of every tree of every case (one tree for best case, `trials` for average)."""
+    entries = []
+    for case in cases:
+        for seed in case.seeds():
+            game = pyspiel.load_game(case.game_string(seed))
+            entries.append(
+                {
+                    "id": f"{case.name}/seed={seed}",
+                    "case": case.name,
+                    "depth": case.search_depth,
+                    "full_leaves": case.full_leaves,
+                    "serialized": pyspiel.serialize_game_and_state(game, game.new_initial_state()),
+                }
+            )
+        ballard.release_tree_caches()
+    return entries
 
 
 def save_positions(path: str, entries: list[dict[str, Any]]) -> None:
-  tmp = path + ".tmp"
-  with open(tmp, "w", encoding="utf-8") as handle:
-    json.dump({"positions": entries}, handle, indent=1)
-    handle.write("\n")
-  os.replace(tmp, path)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as handle:
+        json.dump({"positions": entries}, handle, indent=1)
+        handle.write("\n")
+    os.replace(tmp, path)
 
 
 def load_positions(path: str) -> list[dict[str, Any]]:
-  """Entries of a position file, checked enough to fail with a useful message."""
-  try:
-    with open(path, encoding="utf-8") as handle:
-      data = json.load(handle)
-  except OSError as error:
-    raise ValueError(f"cannot read position file {path!r}: {error.strerror or error}") from None
-  except json.JSONDecodeError as error:
-    raise ValueError(f"position file {path!r} is not valid JSON: {error}") from None
-  entries = data.get("positions") if isinstance(data, dict) else None
-  if not isinstance(entries, list) or not entries:
-    raise ValueError(f"position file {path!r} has no 'positions' list; expected the "
-                     f"{POSITIONS_FILE} written by experiments.node_reduction")
-  seen = set()
-  for k, entry in enumerate(entries):
-    if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) \
-        or not isinstance(entry.get("serialized"), str):
-      raise ValueError(f"position file {path!r}: entry {k} needs string fields "
-                       f"'id' and 'serialized'")
-    if entry["id"] in seen:
-      raise ValueError(f"position file {path!r}: duplicate id {entry['id']!r}")
-    seen.add(entry["id"])
-  return entries
+    """Entries of a position file, checked enough to fail with a useful message."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as error:
+        raise ValueError(f"cannot read position file {path!r}: {error.strerror or error}") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"position file {path!r} is not valid JSON: {error}") from None
+    entries = data.get("positions") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise ValueError(
+            f"position file {path!r} has no 'positions' list; expected the "
+            f"{POSITIONS_FILE} written by experiments.node_reduction"
+        )
+    seen = set()
+    for k, entry in enumerate(entries):
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("id"), str)
+            or not isinstance(entry.get("serialized"), str)
+        ):
+            raise ValueError(
+                f"position file {path!r}: entry {k} needs string fields 'id' and 'serialized'"
+            )
+        if entry["id"] in seen:
+            raise ValueError(f"position file {path!r}: duplicate id {entry['id']!r}")
+        seen.add(entry["id"])
+    return entries
 
 
 def digest(entries: list[dict[str, Any]]) -> str:
-  """Short content hash of a position set (stored in the run configuration)."""
-  text = json.dumps(entries, sort_keys=True)
-  return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+    """Short content hash of a position set (stored in the run configuration)."""
+    text = json.dumps(entries, sort_keys=True)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
 def deserialize(entry: dict[str, Any]) -> tuple[pyspiel.Game, pyspiel.State]:
-  try:
-    return pyspiel.deserialize_game_and_state(entry["serialized"])
-  except Exception as error:  # pyspiel.SpielError on a bad or foreign string
-    first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    raise ValueError(f"position {entry['id']!r} cannot be deserialized: {first}") from None
+    try:
+        return pyspiel.deserialize_game_and_state(entry["serialized"])
+    except Exception as error:  # pyspiel.SpielError on a bad or foreign string
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"position {entry['id']!r} cannot be deserialized: {first}") from None

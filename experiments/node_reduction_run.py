@@ -24,14 +24,15 @@ import signal
 import threading
 import time
 import traceback
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pyspiel
 from open_spiel.python.algorithms import minimax
 
 from bots.calibration import probcut_settings
 from bots.evaluators import make_evaluator
-from bots.search import STAT_KEYS, SearchTimeout, Searcher
+from bots.search import STAT_KEYS, Searcher, SearchTimeout
 from experiments import ballard
 from experiments.node_reduction_positions import deserialize
 from experiments.node_reduction_presets import ALGORITHMS, INEXACT, REFERENCE
@@ -44,247 +45,291 @@ TIMEOUTS_BEFORE_SKIP = 2
 
 @dataclasses.dataclass(frozen=True)
 class Unit:
-  """One position searched to one depth: a row of the study, one record per algorithm."""
-  case: str
-  entry: dict
-  depth: int
-  ballard: bool = False
+    """One position searched to one depth: a row of the study, one record per algorithm."""
 
-  def record_id(self, algorithm: str) -> str:
-    return f"{self.case}|{self.entry['id']}|d{self.depth}|{algorithm}"
+    case: str
+    entry: dict
+    depth: int
+    ballard: bool = False
 
-  def at_depth(self, depth: int) -> "Unit":
-    """The same position searched to another depth (cases named by depth follow it)."""
-    case = f"depth={depth}" if self.case == f"depth={self.depth}" else self.case
-    return dataclasses.replace(self, case=case, depth=depth)
+    def record_id(self, algorithm: str) -> str:
+        return f"{self.case}|{self.entry['id']}|d{self.depth}|{algorithm}"
+
+    def at_depth(self, depth: int) -> Unit:
+        """The same position searched to another depth (cases named by depth follow it)."""
+        case = f"depth={depth}" if self.case == f"depth={self.depth}" else self.case
+        return dataclasses.replace(self, case=case, depth=depth)
 
 
 @dataclasses.dataclass
 class Settings:
-  """What the runner needs besides the unit: evaluator spec, ChanceProbCut and budgets."""
-  preset: str
-  evaluator: str | None = None
-  probcut_R: int | None = None  # None: the calibration's default
-  probcut_t: float = 1.5
-  probcut_calibration: str | None = None
-  budget: float = 60.0
-  depths: tuple[int, ...] = ()
-  depth_limits: dict[str, int] = dataclasses.field(default_factory=dict)
+    """What the runner needs besides the unit: evaluator spec, ChanceProbCut and budgets."""
+
+    preset: str
+    evaluator: str | None = None
+    probcut_R: int | None = None  # None: the calibration's default
+    probcut_t: float = 1.5
+    probcut_calibration: str | None = None
+    budget: float = 60.0
+    depths: tuple[int, ...] = ()
+    depth_limits: dict[str, int] = dataclasses.field(default_factory=dict)
 
 
 class _BudgetExceeded(Exception):
-  pass
+    pass
 
 
 @contextlib.contextmanager
 def _alarm(seconds: float) -> Iterator[None]:
-  """Raises _BudgetExceeded in this thread after `seconds` (main thread only)."""
-  if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-    yield
-    return
+    """Raises _BudgetExceeded in this thread after `seconds` (main thread only)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "setitimer"
+    ):
+        yield
+        return
 
-  def on_alarm(signum, frame):
-    raise _BudgetExceeded()
+    def on_alarm(signum, frame):
+        raise _BudgetExceeded()
 
-  previous = signal.signal(signal.SIGALRM, on_alarm)
-  signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
-  try:
-    yield
-  finally:
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, previous)
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
-def run_openspiel(state: pyspiel.State, depth: int, evaluator: Any, player: int,
-                  budget: float) -> tuple[float, int | None, int]:
-  """(value, action, evaluator calls) of OpenSpiel's expectiminimax, or _BudgetExceeded."""
-  calls = [0]
-  deadline = time.perf_counter() + budget
+def run_openspiel(
+    state: pyspiel.State, depth: int, evaluator: Any, player: int, budget: float
+) -> tuple[float, int | None, int]:
+    """(value, action, evaluator calls) of OpenSpiel's expectiminimax, or _BudgetExceeded."""
+    calls = [0]
+    deadline = time.perf_counter() + budget
 
-  def value_fn(s: pyspiel.State) -> float:
-    calls[0] += 1
-    if calls[0] % 1024 == 0 and time.perf_counter() > deadline:
-      raise _BudgetExceeded()  # fallback where no timer signal is available
-    return float(evaluator.evaluate(s)[player])
+    def value_fn(s: pyspiel.State) -> float:
+        calls[0] += 1
+        if calls[0] % 1024 == 0 and time.perf_counter() > deadline:
+            raise _BudgetExceeded()  # fallback where no timer signal is available
+        return float(evaluator.evaluate(s)[player])
 
-  with _alarm(budget):
-    value, action = minimax.expectiminimax(state, depth, value_fn, player)
-  return float(value), action, calls[0]
+    with _alarm(budget):
+        value, action = minimax.expectiminimax(state, depth, value_fn, player)
+    return float(value), action, calls[0]
 
 
 class Runner:
-  """Runs the algorithms of one unit, reusing loaded games, evaluators and calibrations."""
+    """Runs the algorithms of one unit, reusing loaded games, evaluators and calibrations."""
 
-  def __init__(self, settings: Settings, records: dict[str, dict]):
-    self.settings = settings
-    self.records = records  # id -> record, shared with the caller (existing + new)
-    self._evaluators: dict[str, Any] = {}
-    self._probcut: dict[str, Any] = {}
-    self._over_budget: dict[tuple[str, str], list[int]] = {}  # (case, alg) -> [ok, timed out]
-    for record in records.values():
-      self._count(record)
+    def __init__(self, settings: Settings, records: dict[str, dict]):
+        self.settings = settings
+        self.records = records  # id -> record, shared with the caller (existing + new)
+        self._evaluators: dict[str, Any] = {}
+        self._probcut: dict[str, Any] = {}
+        self._over_budget: dict[tuple[str, str], list[int]] = {}  # (case, alg) -> [ok, timed out]
+        for record in records.values():
+            self._count(record)
 
-  # ------------------------------------------------------------------ setup
+    # ------------------------------------------------------------------ setup
 
-  def evaluator_for(self, game: pyspiel.Game) -> Any:
-    key = str(game)
-    if key not in self._evaluators:
-      if len(self._evaluators) > 64:
-        self._evaluators.clear()  # Ballard: one game per random tree
-      self._evaluators[key] = make_evaluator(self.settings.evaluator, game)
-    return self._evaluators[key]
+    def evaluator_for(self, game: pyspiel.Game) -> Any:
+        key = str(game)
+        if key not in self._evaluators:
+            if len(self._evaluators) > 64:
+                self._evaluators.clear()  # Ballard: one game per random tree
+            self._evaluators[key] = make_evaluator(self.settings.evaluator, game)
+        return self._evaluators[key]
 
-  def probcut_for(self, game: pyspiel.Game) -> Any:
-    key = str(game)
-    if key not in self._probcut:
-      self._probcut[key] = probcut_settings(game, self.settings.probcut_R,
-                                            self.settings.probcut_t,
-                                            self.settings.probcut_calibration)
-    return self._probcut[key]
+    def probcut_for(self, game: pyspiel.Game) -> Any:
+        key = str(game)
+        if key not in self._probcut:
+            self._probcut[key] = probcut_settings(
+                game,
+                self.settings.probcut_R,
+                self.settings.probcut_t,
+                self.settings.probcut_calibration,
+            )
+        return self._probcut[key]
 
-  # ----------------------------------------------------------------- running
+    # ----------------------------------------------------------------- running
 
-  def run_unit(self, unit: Unit, algorithms: list[str],
-               on_record: Callable[[dict], None]) -> None:
-    """Runs the algorithms of `unit` that have no record yet (reference first)."""
-    todo = [a for a in algorithms if unit.record_id(a) not in self.records]
-    if not todo:
-      return
-    game, state = deserialize(unit.entry)
-    player = 0 if unit.ballard else state.current_player()
-    order = [REFERENCE] + [a for a in todo if a != REFERENCE] if REFERENCE in todo else todo
-    for algorithm in order:
-      record = self._run_one(unit, algorithm, game, state, player, algorithms)
-      self.records[record["id"]] = record
-      self._count(record)
-      on_record(record)
+    def run_unit(
+        self, unit: Unit, algorithms: list[str], on_record: Callable[[dict], None]
+    ) -> None:
+        """Runs the algorithms of `unit` that have no record yet (reference first)."""
+        todo = [a for a in algorithms if unit.record_id(a) not in self.records]
+        if not todo:
+            return
+        game, state = deserialize(unit.entry)
+        player = 0 if unit.ballard else state.current_player()
+        order = [REFERENCE] + [a for a in todo if a != REFERENCE] if REFERENCE in todo else todo
+        for algorithm in order:
+            record = self._run_one(unit, algorithm, game, state, player, algorithms)
+            self.records[record["id"]] = record
+            self._count(record)
+            on_record(record)
 
-  def _count(self, record: dict) -> None:
-    counts = self._over_budget.setdefault((record["case"], record["algorithm"]), [0, 0])
-    if record.get("status") == "ok":
-      counts[0] += 1
-    elif record.get("timed_out"):
-      counts[1] += 1
+    def _count(self, record: dict) -> None:
+        counts = self._over_budget.setdefault((record["case"], record["algorithm"]), [0, 0])
+        if record.get("status") == "ok":
+            counts[0] += 1
+        elif record.get("timed_out"):
+            counts[1] += 1
 
-  def _base_record(self, unit: Unit, algorithm: str, game: pyspiel.Game) -> dict:
-    record = {"id": unit.record_id(algorithm), "preset": self.settings.preset,
-              "case": unit.case, "position": unit.entry["id"], "game": str(game),
-              "depth": unit.depth, "algorithm": algorithm, "status": "ok",
-              "value": None, "action": None, "seconds": None, "reference": None,
-              "reference_value": None, "mismatch": None, "error": None, "note": None}
-    if "full_leaves" in unit.entry:
-      record["full_leaves"] = unit.entry["full_leaves"]
-    return record
+    def _base_record(self, unit: Unit, algorithm: str, game: pyspiel.Game) -> dict:
+        record = {
+            "id": unit.record_id(algorithm),
+            "preset": self.settings.preset,
+            "case": unit.case,
+            "position": unit.entry["id"],
+            "game": str(game),
+            "depth": unit.depth,
+            "algorithm": algorithm,
+            "status": "ok",
+            "value": None,
+            "action": None,
+            "seconds": None,
+            "reference": None,
+            "reference_value": None,
+            "mismatch": None,
+            "error": None,
+            "note": None,
+        }
+        if "full_leaves" in unit.entry:
+            record["full_leaves"] = unit.entry["full_leaves"]
+        return record
 
-  def _reference(self, unit: Unit, algorithms: list[str], exclude: str) -> dict | None:
-    """Expectiminimax's record of this unit, else the first finished exact one."""
-    for name in [REFERENCE] + algorithms:
-      if name == exclude or name in INEXACT:
-        continue
-      ref = self.records.get(unit.record_id(name))
-      if ref is not None and ref.get("status") == "ok":
-        return ref
-    return None
+    def _reference(self, unit: Unit, algorithms: list[str], exclude: str) -> dict | None:
+        """Expectiminimax's record of this unit, else the first finished exact one."""
+        for name in [REFERENCE] + algorithms:
+            if name == exclude or name in INEXACT:
+                continue
+            ref = self.records.get(unit.record_id(name))
+            if ref is not None and ref.get("status") == "ok":
+                return ref
+        return None
 
-  def _run_one(self, unit: Unit, algorithm: str, game: pyspiel.Game,
-               state: pyspiel.State, player: int, algorithms: list[str]) -> dict:
-    record = self._base_record(unit, algorithm, game)
-    reason = self._skip_reason(unit, algorithm)
-    if reason is not None:
-      record["status"], record["note"] = "skipped", reason
-      return record
-    try:
-      if algorithm == OPENSPIEL:
-        self._run_openspiel(unit, record, game, state, player)
-      else:
-        self._run_engine(unit, record, algorithm, game, state, player)
-    except (_BudgetExceeded, SearchTimeout):
-      record["status"], record["timed_out"] = "skipped", True
-      record["note"] = f"stopped at the {self.settings.budget:g} s budget"
-    except Exception as error:  # recorded; the run goes on and exits non-zero
-      record["status"] = "error"
-      record["error"] = f"{type(error).__name__}: {error}"
-      record["traceback"] = traceback.format_exc(limit=8)
-    self._check(unit, record, algorithms)
-    return record
+    def _run_one(
+        self,
+        unit: Unit,
+        algorithm: str,
+        game: pyspiel.Game,
+        state: pyspiel.State,
+        player: int,
+        algorithms: list[str],
+    ) -> dict:
+        record = self._base_record(unit, algorithm, game)
+        reason = self._skip_reason(unit, algorithm)
+        if reason is not None:
+            record["status"], record["note"] = "skipped", reason
+            return record
+        try:
+            if algorithm == OPENSPIEL:
+                self._run_openspiel(unit, record, game, state, player)
+            else:
+                self._run_engine(unit, record, algorithm, game, state, player)
+        except (_BudgetExceeded, SearchTimeout):
+            record["status"], record["timed_out"] = "skipped", True
+            record["note"] = f"stopped at the {self.settings.budget:g} s budget"
+        except Exception as error:  # recorded; the run goes on and exits non-zero
+            record["status"] = "error"
+            record["error"] = f"{type(error).__name__}: {error}"
+            record["traceback"] = traceback.format_exc(limit=8)
+        self._check(unit, record, algorithms)
+        return record
 
-  def _run_engine(self, unit: Unit, record: dict, algorithm: str, game: pyspiel.Game,
-                  state: pyspiel.State, player: int) -> None:
-    kwargs = dict(ALGORITHMS[algorithm])
-    engine_algorithm = kwargs.pop("algorithm")
-    evaluator = self.evaluator_for(game)
-    probcut = self.probcut_for(game) if engine_algorithm == "chanceprobcut" else None
-    start = time.perf_counter()
-    if unit.ballard:
-      searcher = ballard.ballard_searcher(game, engine_algorithm, evaluator,
-                                          tt_size=kwargs.get("tt_size", 0), probcut=probcut)
-    else:
-      # What bots.search.search() builds, plus a deadline for the budget.
-      searcher = Searcher(game, player, engine_algorithm, evaluator=evaluator,
-                          probcut=probcut, **kwargs)
-    searcher.deadline = start + self.settings.budget
-    value, action = searcher.search(state, unit.depth)
-    stats = searcher.stats()
-    record["seconds"] = time.perf_counter() - start
-    record["value"] = float(value)
-    record["action"] = None if action is None else int(action)
-    record.update({key: int(stats[key]) for key in STAT_KEYS})
+    def _run_engine(
+        self,
+        unit: Unit,
+        record: dict,
+        algorithm: str,
+        game: pyspiel.Game,
+        state: pyspiel.State,
+        player: int,
+    ) -> None:
+        kwargs = dict(ALGORITHMS[algorithm])
+        engine_algorithm = kwargs.pop("algorithm")
+        evaluator = self.evaluator_for(game)
+        probcut = self.probcut_for(game) if engine_algorithm == "chanceprobcut" else None
+        start = time.perf_counter()
+        if unit.ballard:
+            searcher = ballard.ballard_searcher(
+                game, engine_algorithm, evaluator, tt_size=kwargs.get("tt_size", 0), probcut=probcut
+            )
+        else:
+            # What bots.search.search() builds, plus a deadline for the budget.
+            searcher = Searcher(
+                game, player, engine_algorithm, evaluator=evaluator, probcut=probcut, **kwargs
+            )
+        searcher.deadline = start + self.settings.budget
+        value, action = searcher.search(state, unit.depth)
+        stats = searcher.stats()
+        record["seconds"] = time.perf_counter() - start
+        record["value"] = float(value)
+        record["action"] = None if action is None else int(action)
+        record.update({key: int(stats[key]) for key in STAT_KEYS})
 
-  def _run_openspiel(self, unit: Unit, record: dict, game: pyspiel.Game,
-                     state: pyspiel.State, player: int) -> None:
-    evaluator = self.evaluator_for(game)
-    start = time.perf_counter()
-    value, action, calls = run_openspiel(state.clone(), unit.depth, evaluator, player,
-                                         self.settings.budget)
-    record["seconds"] = time.perf_counter() - start
-    record["value"], record["action"], record["evaluations"] = value, action, calls
+    def _run_openspiel(
+        self, unit: Unit, record: dict, game: pyspiel.Game, state: pyspiel.State, player: int
+    ) -> None:
+        evaluator = self.evaluator_for(game)
+        start = time.perf_counter()
+        value, action, calls = run_openspiel(
+            state.clone(), unit.depth, evaluator, player, self.settings.budget
+        )
+        record["seconds"] = time.perf_counter() - start
+        record["value"], record["action"], record["evaluations"] = value, action, calls
 
-  def _skip_reason(self, unit: Unit, algorithm: str) -> str | None:
-    """Why this search cannot fit the budget (or the preset's depth limit), or None."""
-    budget = self.settings.budget
-    limit = self.settings.depth_limits.get(algorithm)
-    if limit is not None and unit.depth > limit:
-      return f"beyond the preset's depth limit {limit} for {algorithm}"
-    shallower = [d for d in self.settings.depths if d < unit.depth]
-    prev = unit.at_depth(max(shallower)) if shallower else None
-    prev_rec = self.records.get(prev.record_id(algorithm)) if prev else None
-    if prev_rec is not None and prev_rec.get("status") == "skipped":
-      return f"depth {prev.depth} was already skipped for this position"
-    ok, timed_out = self._over_budget.get((unit.case, algorithm), (0, 0))
-    if not ok and timed_out >= TIMEOUTS_BEFORE_SKIP:
-      return f"the first {timed_out} positions of this depth ran over the {budget:g} s budget"
-    if algorithm == OPENSPIEL and prev_rec is not None and prev_rec.get("status") == "ok":
-      prev_ref = self.records.get(prev.record_id(REFERENCE))
-      ref = self.records.get(unit.record_id(REFERENCE))
-      if prev_ref and ref and prev_ref.get("nodes") and ref.get("nodes"):
-        growth = ref["nodes"] / prev_ref["nodes"]
-        predicted = prev_rec["seconds"] * growth
-        if predicted > budget:
-          return (f"predicted {predicted:.0f} s > {budget:g} s budget (depth {prev.depth} "
-                  f"took {prev_rec['seconds']:.2f} s; expectiminimax nodes grew "
-                  f"x{growth:.1f})")
-    return None
+    def _skip_reason(self, unit: Unit, algorithm: str) -> str | None:
+        """Why this search cannot fit the budget (or the preset's depth limit), or None."""
+        budget = self.settings.budget
+        limit = self.settings.depth_limits.get(algorithm)
+        if limit is not None and unit.depth > limit:
+            return f"beyond the preset's depth limit {limit} for {algorithm}"
+        shallower = [d for d in self.settings.depths if d < unit.depth]
+        prev = unit.at_depth(max(shallower)) if shallower else None
+        prev_rec = self.records.get(prev.record_id(algorithm)) if prev else None
+        if prev_rec is not None and prev_rec.get("status") == "skipped":
+            return f"depth {prev.depth} was already skipped for this position"
+        ok, timed_out = self._over_budget.get((unit.case, algorithm), (0, 0))
+        if not ok and timed_out >= TIMEOUTS_BEFORE_SKIP:
+            return f"the first {timed_out} positions of this depth ran over the {budget:g} s budget"
+        if algorithm == OPENSPIEL and prev_rec is not None and prev_rec.get("status") == "ok":
+            prev_ref = self.records.get(prev.record_id(REFERENCE))
+            ref = self.records.get(unit.record_id(REFERENCE))
+            if prev_ref and ref and prev_ref.get("nodes") and ref.get("nodes"):
+                growth = ref["nodes"] / prev_ref["nodes"]
+                predicted = prev_rec["seconds"] * growth
+                if predicted > budget:
+                    return (
+                        f"predicted {predicted:.0f} s > {budget:g} s budget (depth {prev.depth} "
+                        f"took {prev_rec['seconds']:.2f} s; expectiminimax nodes grew "
+                        f"x{growth:.1f})"
+                    )
+        return None
 
-  def _check(self, unit: Unit, record: dict, algorithms: list[str]) -> None:
-    """Compares the root value with the reference: exact algorithms must agree."""
-    if record["status"] != "ok":
-      return
-    if record["algorithm"] == REFERENCE:
-      record["reference"], record["reference_value"] = REFERENCE, record["value"]
-      record["mismatch"] = False
-      return
-    ref = self._reference(unit, algorithms, exclude=record["algorithm"])
-    if ref is None:
-      record["note"] = "no finished exact search of this position to check against"
-      return
-    record["reference"], record["reference_value"] = ref["algorithm"], ref["value"]
-    difference = record["value"] - ref["value"]
-    if record["algorithm"] in INEXACT:
-      record["value_error"] = difference
-      record["move_agrees"] = record["action"] == ref["action"]
-      record["mismatch"] = False
-      return
-    record["mismatch"] = not abs(difference) <= TOLERANCE or math.isnan(difference)
-    if record["mismatch"]:
-      record["note"] = (f"value {record['value']!r} differs from {ref['algorithm']}'s "
-                        f"{ref['value']!r} by {difference:.3g} (tolerance {TOLERANCE:g})")
+    def _check(self, unit: Unit, record: dict, algorithms: list[str]) -> None:
+        """Compares the root value with the reference: exact algorithms must agree."""
+        if record["status"] != "ok":
+            return
+        if record["algorithm"] == REFERENCE:
+            record["reference"], record["reference_value"] = REFERENCE, record["value"]
+            record["mismatch"] = False
+            return
+        ref = self._reference(unit, algorithms, exclude=record["algorithm"])
+        if ref is None:
+            record["note"] = "no finished exact search of this position to check against"
+            return
+        record["reference"], record["reference_value"] = ref["algorithm"], ref["value"]
+        difference = record["value"] - ref["value"]
+        if record["algorithm"] in INEXACT:
+            record["value_error"] = difference
+            record["move_agrees"] = record["action"] == ref["action"]
+            record["mismatch"] = False
+            return
+        record["mismatch"] = not abs(difference) <= TOLERANCE or math.isnan(difference)
+        if record["mismatch"]:
+            record["note"] = (
+                f"value {record['value']!r} differs from {ref['algorithm']}'s "
+                f"{ref['value']!r} by {difference:.3g} (tolerance {TOLERANCE:g})"
+            )

@@ -29,7 +29,8 @@ import random
 import statistics
 import sys
 import time
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pyspiel
 from absl import app, flags
@@ -43,214 +44,301 @@ FLAGS = flags.FLAGS
 
 
 def define_flags() -> None:
-  """Flags are defined only when run as a program, so importing this module next to
-  other experiment modules (tests) cannot collide on flag names."""
-  flags.DEFINE_string("game", "dice", "Game string.")
-  flags.DEFINE_integer("depth", 4, "Fixed search depth (decision plies).", lower_bound=1)
-  flags.DEFINE_integer("positions", 30, "Decision positions.", lower_bound=1)
-  flags.DEFINE_integer("seed", 0, "Seed of the position sampling.", lower_bound=0)
-  flags.DEFINE_integer("reduction", 1, "ChanceProbCut depth reduction R.", lower_bound=1)
-  flags.DEFINE_list("t", ["1.5"], "Confidence factor(s) t.")
-  flags.DEFINE_string("calibration", None, "Calibration file (default: the committed one).")
-  flags.DEFINE_integer("tt_size", 100_000, "Transposition-table entries.", lower_bound=1)
-  flags.DEFINE_float("mix", 0.5, "Probability of a shallow Star2 move in the sampling play.")
-  flags.DEFINE_float("sample_rate", 0.3, "Probability a decision position in play is sampled.")
-  flags.DEFINE_string("out", None, "Output folder (required unless --from_node_reduction).")
-  flags.DEFINE_string("from_node_reduction", None, "Summarize this experiments.node_reduction "
-                      "folder (star2_tt vs chanceprobcut) instead of searching.")
+    """Flags are defined only when run as a program, so importing this module next to
+    other experiment modules (tests) cannot collide on flag names."""
+    flags.DEFINE_string("game", "dice", "Game string.")
+    flags.DEFINE_integer("depth", 4, "Fixed search depth (decision plies).", lower_bound=1)
+    flags.DEFINE_integer("positions", 30, "Decision positions.", lower_bound=1)
+    flags.DEFINE_integer("seed", 0, "Seed of the position sampling.", lower_bound=0)
+    flags.DEFINE_integer("reduction", 1, "ChanceProbCut depth reduction R.", lower_bound=1)
+    flags.DEFINE_list("t", ["1.5"], "Confidence factor(s) t.")
+    flags.DEFINE_string("calibration", None, "Calibration file (default: the committed one).")
+    flags.DEFINE_integer("tt_size", 100_000, "Transposition-table entries.", lower_bound=1)
+    flags.DEFINE_float("mix", 0.5, "Probability of a shallow Star2 move in the sampling play.")
+    flags.DEFINE_float("sample_rate", 0.3, "Probability a decision position in play is sampled.")
+    flags.DEFINE_string("out", None, "Output folder (required unless --from_node_reduction).")
+    flags.DEFINE_string(
+        "from_node_reduction",
+        None,
+        "Summarize this experiments.node_reduction "
+        "folder (star2_tt vs chanceprobcut) instead of searching.",
+    )
 
 
-def sample_decision_positions(game: pyspiel.Game, seed: int, *, mix: float,
-                              sample_rate: float) -> Iterator[pyspiel.State]:
-  """Non-trivial decision positions (>= 2 legal moves) from seeded play; an endless stream."""
-  rng = random.Random(seed)
-  players: dict[int, Searcher] = {}
-  while True:
-    state = game.new_initial_state()
-    steps = 0
-    while not state.is_terminal() and steps < 5000:
-      steps += 1
-      if state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(rng.choices(actions, probs)[0])
-        continue
-      legal = state.legal_actions()
-      if len(legal) > 1 and rng.random() < sample_rate:
-        yield state.clone()
-      player = state.current_player()
-      if rng.random() < mix and len(legal) > 1:
-        searcher = players.setdefault(player, Searcher(game, player, "star2", tt_size=50_000))
-        action = searcher.search(state, 1)[1]
-      else:
-        action = legal[rng.randrange(len(legal))]
-      state.apply_action(action)
+def sample_decision_positions(
+    game: pyspiel.Game, seed: int, *, mix: float, sample_rate: float
+) -> Iterator[pyspiel.State]:
+    """Non-trivial decision positions (>= 2 legal moves) from seeded play; an endless stream."""
+    rng = random.Random(seed)
+    players: dict[int, Searcher] = {}
+    while True:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal() and steps < 5000:
+            steps += 1
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            legal = state.legal_actions()
+            if len(legal) > 1 and rng.random() < sample_rate:
+                yield state.clone()
+            player = state.current_player()
+            if rng.random() < mix and len(legal) > 1:
+                searcher = players.setdefault(
+                    player, Searcher(game, player, "star2", tt_size=50_000)
+                )
+                action = searcher.search(state, 1)[1]
+            else:
+                action = legal[rng.randrange(len(legal))]
+            state.apply_action(action)
 
 
 def _timed(game, state, algorithm, depth, **kwargs) -> dict[str, Any]:
-  start = time.perf_counter()
-  result = search(game, state, algorithm, depth, **kwargs)
-  return {"value": result.value, "action": result.action, "time": time.perf_counter() - start,
-          **result.stats}
+    start = time.perf_counter()
+    result = search(game, state, algorithm, depth, **kwargs)
+    return {
+        "value": result.value,
+        "action": result.action,
+        "time": time.perf_counter() - start,
+        **result.stats,
+    }
 
 
 def move_value(game, state, action, depth, tt_size) -> float:
-  """Exact Star2 value (mover's view) of playing ``action`` and searching depth-1 more plies."""
-  player = state.current_player()
-  return search(game, state.child(action), "star2", depth - 1, tt_size=tt_size,
-                player=player).value
+    """Exact Star2 value (mover's view) of playing ``action`` and searching depth-1 more plies."""
+    player = state.current_player()
+    return search(
+        game, state.child(action), "star2", depth - 1, tt_size=tt_size, player=player
+    ).value
 
 
-def evaluate_position(game, state, index, *, depth, reduction, ts, calibration, tt_size
-                      ) -> dict[str, Any]:
-  exact = _timed(game, state, "star2", depth, tt_size=tt_size)
-  record: dict[str, Any] = {"id": index, "state": str(state), "player": state.current_player(),
-                            "legal": len(state.legal_actions()), "star2": exact, "probcut": {}}
-  for t in ts:
-    settings = probcut_settings(game, reduction, t, calibration)
-    pruned = _timed(game, state, "chanceprobcut", depth, tt_size=tt_size, probcut=settings)
-    loss = 0.0
-    if pruned["action"] != exact["action"]:
-      loss = exact["value"] - move_value(game, state, pruned["action"], depth, tt_size)
-    pruned["loss"] = loss
-    record["probcut"][str(t)] = pruned
-  return record
+def evaluate_position(
+    game, state, index, *, depth, reduction, ts, calibration, tt_size
+) -> dict[str, Any]:
+    exact = _timed(game, state, "star2", depth, tt_size=tt_size)
+    record: dict[str, Any] = {
+        "id": index,
+        "state": str(state),
+        "player": state.current_player(),
+        "legal": len(state.legal_actions()),
+        "star2": exact,
+        "probcut": {},
+    }
+    for t in ts:
+        settings = probcut_settings(game, reduction, t, calibration)
+        pruned = _timed(game, state, "chanceprobcut", depth, tt_size=tt_size, probcut=settings)
+        loss = 0.0
+        if pruned["action"] != exact["action"]:
+            loss = exact["value"] - move_value(game, state, pruned["action"], depth, tt_size)
+        pruned["loss"] = loss
+        record["probcut"][str(t)] = pruned
+    return record
 
 
 def summarize(records: Sequence[dict], ts: Sequence[float]) -> list[dict[str, Any]]:
-  rows = []
-  star2_nodes = sum(r["star2"]["nodes"] for r in records)
-  star2_time = sum(r["star2"]["time"] for r in records)
-  for t in ts:
-    key = str(t)
-    pruned = [r["probcut"][key] for r in records]
-    nodes = sum(p["nodes"] for p in pruned)
-    ratios = [p["nodes"] / r["star2"]["nodes"] for p, r in zip(pruned, records)]
-    differ = [p["action"] != r["star2"]["action"] for p, r in zip(pruned, records)]
-    rows.append({
-        "t": t, "positions": len(records),
-        "star2_nodes": star2_nodes, "probcut_nodes_total": nodes,
-        "node_reduction": 1.0 - nodes / star2_nodes if star2_nodes else 0.0,
-        "median_node_ratio": statistics.median(ratios) if ratios else 0.0,
-        "time_ratio": sum(p["time"] for p in pruned) / star2_time if star2_time else 0.0,
-        "move_differs": sum(differ) / len(records) if records else 0.0,
-        "mean_abs_value_diff": statistics.fmean(
-            abs(p["value"] - r["star2"]["value"]) for p, r in zip(pruned, records)),
-        "mean_loss": statistics.fmean(p["loss"] for p in pruned),
-        "max_loss": max(p["loss"] for p in pruned),
-        "probcut_cuts": sum(p["cutoffs_probcut"] for p in pruned),
-        "shallow_node_share": sum(p["probcut_nodes"] for p in pruned) / nodes if nodes else 0.0,
-    })
-  return rows
+    rows = []
+    star2_nodes = sum(r["star2"]["nodes"] for r in records)
+    star2_time = sum(r["star2"]["time"] for r in records)
+    for t in ts:
+        key = str(t)
+        pruned = [r["probcut"][key] for r in records]
+        nodes = sum(p["nodes"] for p in pruned)
+        ratios = [p["nodes"] / r["star2"]["nodes"] for p, r in zip(pruned, records)]
+        differ = [p["action"] != r["star2"]["action"] for p, r in zip(pruned, records)]
+        rows.append(
+            {
+                "t": t,
+                "positions": len(records),
+                "star2_nodes": star2_nodes,
+                "probcut_nodes_total": nodes,
+                "node_reduction": 1.0 - nodes / star2_nodes if star2_nodes else 0.0,
+                "median_node_ratio": statistics.median(ratios) if ratios else 0.0,
+                "time_ratio": sum(p["time"] for p in pruned) / star2_time if star2_time else 0.0,
+                "move_differs": sum(differ) / len(records) if records else 0.0,
+                "mean_abs_value_diff": statistics.fmean(
+                    abs(p["value"] - r["star2"]["value"]) for p, r in zip(pruned, records)
+                ),
+                "mean_loss": statistics.fmean(p["loss"] for p in pruned),
+                "max_loss": max(p["loss"] for p in pruned),
+                "probcut_cuts": sum(p["cutoffs_probcut"] for p in pruned),
+                "shallow_node_share": sum(p["probcut_nodes"] for p in pruned) / nodes
+                if nodes
+                else 0.0,
+            }
+        )
+    return rows
 
 
-def summary_markdown(game: str, depth: int, reduction: int, rows: Sequence[dict],
-                     command: str) -> str:
-  lines = [f"# ChanceProbCut vs Star2 (TT), {game}, depth {depth}, R={reduction}", "",
-           "| t | positions | star2 nodes | cpc nodes | node reduction | median node ratio | "
-           "time ratio | move differs | mean abs value diff | mean loss | max loss | cuts | "
-           "shallow share |", "|" + "---|" * 13]
-  for r in rows:
-    lines.append(
-        f"| {r['t']} | {r['positions']} | {r['star2_nodes']} | {r['probcut_nodes_total']} | "
-        f"{100 * r['node_reduction']:.1f}% | {r['median_node_ratio']:.3f} | "
-        f"{r['time_ratio']:.3f} | {100 * r['move_differs']:.1f}% | "
-        f"{r['mean_abs_value_diff']:.4f} | {r['mean_loss']:.4f} | {r['max_loss']:.4f} | "
-        f"{r['probcut_cuts']} | {100 * r['shallow_node_share']:.1f}% |")
-  lines += ["", "loss = exact depth-(d-1) Star2 value of star2's move minus that of "
-            "chanceprobcut's move (mover's view).", "", f"Command: `{command}`", ""]
-  return "\n".join(lines)
+def summary_markdown(
+    game: str, depth: int, reduction: int, rows: Sequence[dict], command: str
+) -> str:
+    lines = [
+        f"# ChanceProbCut vs Star2 (TT), {game}, depth {depth}, R={reduction}",
+        "",
+        "| t | positions | star2 nodes | cpc nodes | node reduction | median node ratio | "
+        "time ratio | move differs | mean abs value diff | mean loss | max loss | cuts | "
+        "shallow share |",
+        "|" + "---|" * 13,
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['t']} | {r['positions']} | {r['star2_nodes']} | {r['probcut_nodes_total']} | "
+            f"{100 * r['node_reduction']:.1f}% | {r['median_node_ratio']:.3f} | "
+            f"{r['time_ratio']:.3f} | {100 * r['move_differs']:.1f}% | "
+            f"{r['mean_abs_value_diff']:.4f} | {r['mean_loss']:.4f} | {r['max_loss']:.4f} | "
+            f"{r['probcut_cuts']} | {100 * r['shallow_node_share']:.1f}% |"
+        )
+    lines += [
+        "",
+        "loss = exact depth-(d-1) Star2 value of star2's move minus that of "
+        "chanceprobcut's move (mover's view).",
+        "",
+        f"Command: `{command}`",
+        "",
+    ]
+    return "\n".join(lines)
 
 
-def run(game_string: str, depth: int, positions: int, seed: int, reduction: int,
-        ts: Sequence[float], out: str, *, calibration: str | None = None,
-        tt_size: int = 100_000, mix: float = 0.5, sample_rate: float = 0.3,
-        verbose: bool = True) -> list[dict]:
-  import games  # noqa: F401  (registers the custom games)
-  game = pyspiel.load_game(game_string)
-  check_game_supported(game, "chanceprobcut")
-  for t in ts:
-    probcut_settings(game, reduction, t, calibration)  # fail early on a missing calibration
-  config = {"game": canonical_game_string(game), "depth": depth, "seed": seed,
-            "reduction": reduction, "t": list(ts), "calibration": calibration,
-            "tt_size": tt_size, "mix": mix, "sample_rate": sample_rate}
-  existing = results_io.prepare_output_dir(out, config, "records.jsonl", key="id",
-                                           extra={"positions": positions})
-  path = os.path.join(out, "records.jsonl")
-  records = []
-  start = time.perf_counter()
-  stream = sample_decision_positions(game, seed, mix=mix, sample_rate=sample_rate)
-  for index in range(positions):
-    state = next(stream)
-    record = existing.get(str(index))
-    if record is None:
-      record = evaluate_position(game, state, index, depth=depth, reduction=reduction, ts=ts,
-                                 calibration=calibration, tt_size=tt_size)
-      results_io.append_record(path, record)
-      if verbose:
-        print(f"position {index + 1}/{positions}: star2 {record['star2']['nodes']} nodes; "
-              + ", ".join(f"t={t}: {record['probcut'][str(t)]['nodes']}" for t in ts)
-              + f" (total {time.perf_counter() - start:.0f}s)", flush=True)
-    records.append(record)
-  rows = summarize(records, ts)
-  command = "python -m experiments.probcut_eval " + " ".join(sys.argv[1:])
-  text = summary_markdown(str(game), depth, reduction, rows, command)
-  with open(os.path.join(out, "summary.md"), "w", encoding="utf-8") as handle:
-    handle.write(text)
-  if verbose:
-    print(text)
-  return rows
+def run(
+    game_string: str,
+    depth: int,
+    positions: int,
+    seed: int,
+    reduction: int,
+    ts: Sequence[float],
+    out: str,
+    *,
+    calibration: str | None = None,
+    tt_size: int = 100_000,
+    mix: float = 0.5,
+    sample_rate: float = 0.3,
+    verbose: bool = True,
+) -> list[dict]:
+    import games  # noqa: F401  (registers the custom games)
+
+    game = pyspiel.load_game(game_string)
+    check_game_supported(game, "chanceprobcut")
+    for t in ts:
+        probcut_settings(game, reduction, t, calibration)  # fail early on a missing calibration
+    config = {
+        "game": canonical_game_string(game),
+        "depth": depth,
+        "seed": seed,
+        "reduction": reduction,
+        "t": list(ts),
+        "calibration": calibration,
+        "tt_size": tt_size,
+        "mix": mix,
+        "sample_rate": sample_rate,
+    }
+    existing = results_io.prepare_output_dir(
+        out, config, "records.jsonl", key="id", extra={"positions": positions}
+    )
+    path = os.path.join(out, "records.jsonl")
+    records = []
+    start = time.perf_counter()
+    stream = sample_decision_positions(game, seed, mix=mix, sample_rate=sample_rate)
+    for index in range(positions):
+        state = next(stream)
+        record = existing.get(str(index))
+        if record is None:
+            record = evaluate_position(
+                game,
+                state,
+                index,
+                depth=depth,
+                reduction=reduction,
+                ts=ts,
+                calibration=calibration,
+                tt_size=tt_size,
+            )
+            results_io.append_record(path, record)
+            if verbose:
+                print(
+                    f"position {index + 1}/{positions}: star2 {record['star2']['nodes']} nodes; "
+                    + ", ".join(f"t={t}: {record['probcut'][str(t)]['nodes']}" for t in ts)
+                    + f" (total {time.perf_counter() - start:.0f}s)",
+                    flush=True,
+                )
+        records.append(record)
+    rows = summarize(records, ts)
+    command = "python -m experiments.probcut_eval " + " ".join(sys.argv[1:])
+    text = summary_markdown(str(game), depth, reduction, rows, command)
+    with open(os.path.join(out, "summary.md"), "w", encoding="utf-8") as handle:
+        handle.write(text)
+    if verbose:
+        print(text)
+    return rows
 
 
-def node_reduction_comparison(folder: str, baseline: str = "star2_tt",
-                              algorithm: str = "chanceprobcut") -> str:
-  """Markdown table: ``algorithm`` against ``baseline`` per depth, from results.jsonl."""
-  records = results_io.read_records(os.path.join(folder, "results.jsonl"), repair=False)
-  by_key: dict[tuple, dict[str, dict]] = {}
-  for record in records.values():
-    if record.get("status") == "ok":
-      key = (record["case"], record["depth"], record["position"])
-      by_key.setdefault(key, {})[record["algorithm"]] = record
-  depths: dict[int, list[tuple[dict, dict]]] = {}
-  for (_, depth, _), algs in by_key.items():
-    if baseline in algs and algorithm in algs:
-      depths.setdefault(depth, []).append((algs[baseline], algs[algorithm]))
-  game = next(iter(records.values()))["game"] if records else "?"
-  if not depths:
-    return f"(no {baseline} and {algorithm} records to compare in {folder})\n"
-  lines = [f"# {algorithm} vs {baseline}: {game} ({folder})", "",
-           "| depth | positions | baseline nodes | cpc nodes | node reduction | move differs | "
-           "mean abs value diff | probcut cuts |", "|---|---|---|---|---|---|---|---|"]
-  for depth in sorted(depths):
-    pairs = depths[depth]
-    base = sum(b["nodes"] for b, _ in pairs)
-    cpc = sum(c["nodes"] for _, c in pairs)
-    differ = sum(b["action"] != c["action"] for b, c in pairs)
-    diff = statistics.fmean(abs(b["value"] - c["value"]) for b, c in pairs)
-    cuts = sum(c.get("cutoffs_probcut", 0) for _, c in pairs)
-    lines.append(f"| {depth} | {len(pairs)} | {base} | {cpc} | {100 * (1 - cpc / base):.1f}% | "
-                 f"{differ}/{len(pairs)} | {diff:.4f} | {cuts} |")
-  return "\n".join(lines) + "\n"
+def node_reduction_comparison(
+    folder: str, baseline: str = "star2_tt", algorithm: str = "chanceprobcut"
+) -> str:
+    """Markdown table: ``algorithm`` against ``baseline`` per depth, from results.jsonl."""
+    records = results_io.read_records(os.path.join(folder, "results.jsonl"), repair=False)
+    by_key: dict[tuple, dict[str, dict]] = {}
+    for record in records.values():
+        if record.get("status") == "ok":
+            key = (record["case"], record["depth"], record["position"])
+            by_key.setdefault(key, {})[record["algorithm"]] = record
+    depths: dict[int, list[tuple[dict, dict]]] = {}
+    for (_, depth, _), algs in by_key.items():
+        if baseline in algs and algorithm in algs:
+            depths.setdefault(depth, []).append((algs[baseline], algs[algorithm]))
+    game = next(iter(records.values()))["game"] if records else "?"
+    if not depths:
+        return f"(no {baseline} and {algorithm} records to compare in {folder})\n"
+    lines = [
+        f"# {algorithm} vs {baseline}: {game} ({folder})",
+        "",
+        "| depth | positions | baseline nodes | cpc nodes | node reduction | move differs | "
+        "mean abs value diff | probcut cuts |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for depth in sorted(depths):
+        pairs = depths[depth]
+        base = sum(b["nodes"] for b, _ in pairs)
+        cpc = sum(c["nodes"] for _, c in pairs)
+        differ = sum(b["action"] != c["action"] for b, c in pairs)
+        diff = statistics.fmean(abs(b["value"] - c["value"]) for b, c in pairs)
+        cuts = sum(c.get("cutoffs_probcut", 0) for _, c in pairs)
+        lines.append(
+            f"| {depth} | {len(pairs)} | {base} | {cpc} | {100 * (1 - cpc / base):.1f}% | "
+            f"{differ}/{len(pairs)} | {diff:.4f} | {cuts} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
-  if FLAGS.from_node_reduction:
-    for baseline in ("star2_tt", "star2"):
-      print(node_reduction_comparison(FLAGS.from_node_reduction, baseline))
-    return
-  if not FLAGS.out:
-    raise app.UsageError("--out is required")
-  try:
-    ts = [float(t) for t in FLAGS.t]
-    run(FLAGS.game, FLAGS.depth, FLAGS.positions, FLAGS.seed, FLAGS.reduction, ts, FLAGS.out,
-        calibration=FLAGS.calibration, tt_size=FLAGS.tt_size, mix=FLAGS.mix,
-        sample_rate=FLAGS.sample_rate)
-  except (ValueError, results_io.OutputDirError) as error:
-    print(f"error: {error}", file=sys.stderr)
-    sys.exit(2)
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+    if FLAGS.from_node_reduction:
+        for baseline in ("star2_tt", "star2"):
+            print(node_reduction_comparison(FLAGS.from_node_reduction, baseline))
+        return
+    if not FLAGS.out:
+        raise app.UsageError("--out is required")
+    try:
+        ts = [float(t) for t in FLAGS.t]
+        run(
+            FLAGS.game,
+            FLAGS.depth,
+            FLAGS.positions,
+            FLAGS.seed,
+            FLAGS.reduction,
+            ts,
+            FLAGS.out,
+            calibration=FLAGS.calibration,
+            tt_size=FLAGS.tt_size,
+            mix=FLAGS.mix,
+            sample_rate=FLAGS.sample_rate,
+        )
+    except (ValueError, results_io.OutputDirError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":
-  define_flags()
-  app.run(main)
+    define_flags()
+    app.run(main)

@@ -40,12 +40,18 @@ def git_revision(path: str | None = None) -> dict[str, Any]:
     path = path or os.path.dirname(os.path.abspath(__file__))
     info: dict[str, Any] = {"commit": None, "dirty": None}
     try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=path, capture_output=True,
-                                text=True, timeout=10)
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=path, capture_output=True, text=True, timeout=10
+        )
         if commit.returncode == 0:
             info["commit"] = commit.stdout.strip()
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=path,
-                                capture_output=True, text=True, timeout=10)
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=path,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         if status.returncode == 0:
             info["dirty"] = bool(status.stdout.strip())
     except (OSError, subprocess.SubprocessError):
@@ -117,8 +123,10 @@ def read_records(path: str, key: str = "id", repair: bool = True) -> dict[str, d
         except ValueError as e:
             if not is_last:
                 lineno = data.count(b"\n", 0, pos) + 1
-                raise OutputDirError(f"{path}: line {lineno} is not a valid JSON record ({e}); "
-                                     "fix or remove that line by hand") from e
+                raise OutputDirError(
+                    f"{path}: line {lineno} is not a valid JSON record ({e}); "
+                    "fix or remove that line by hand"
+                ) from e
             break
         if record is not None:
             if key not in record:
@@ -129,8 +137,11 @@ def read_records(path: str, key: str = "id", repair: bool = True) -> dict[str, d
         pos = end
     if good_end < len(data):
         if repair:
-            print(f"note: {path}: dropping a truncated last line ({len(data) - good_end} bytes) "
-                  "left by an interrupted run", file=sys.stderr)
+            print(
+                f"note: {path}: dropping a truncated last line ({len(data) - good_end} bytes) "
+                "left by an interrupted run",
+                file=sys.stderr,
+            )
             with open(path, "r+b") as f:
                 f.truncate(good_end)
         # Without repair the partial line is simply ignored.
@@ -146,8 +157,13 @@ def append_record(path: str, record: dict) -> None:
         os.fsync(f.fileno())
 
 
-def prepare_output_dir(out: str, config: dict, records_file: str = "records.jsonl",
-                       key: str = "id", extra: dict | None = None) -> dict[str, dict]:
+def prepare_output_dir(
+    out: str,
+    config: dict,
+    records_file: str = "records.jsonl",
+    key: str = "id",
+    extra: dict | None = None,
+) -> dict[str, dict]:
     """Creates or reopens the folder `out` for `config`; returns the records already there.
 
     `config` holds only what decides the results (compared on resume); `extra`
@@ -177,17 +193,26 @@ def prepare_output_dir(out: str, config: dict, records_file: str = "records.json
             raise OutputDirError(f"{config_path} is unreadable ({e}); use another --out") from e
         if old != config:
             diff = sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k))
-            details = "; ".join(f"{k}: folder has {old.get(k)!r}, now {config.get(k)!r}"
-                                for k in diff)
+            details = "; ".join(
+                f"{k}: folder has {old.get(k)!r}, now {config.get(k)!r}" for k in diff
+            )
             raise OutputDirError(
                 f"output folder {out!r} holds results of a different configuration ({details}). "
-                "Use another --out, or rerun with the folder's configuration to resume it.")
+                "Use another --out, or rerun with the folder's configuration to resume it."
+            )
     elif os.path.exists(records_path):
-        raise OutputDirError(f"{records_path} exists but {config_path} does not: "
-                             "refusing to mix with records of unknown origin; use another --out")
+        raise OutputDirError(
+            f"{records_path} exists but {config_path} does not: "
+            "refusing to mix with records of unknown origin; use another --out"
+        )
     existing = read_records(records_path, key=key, repair=True)
-    runs.append({"metadata": run_metadata(), "extra": _json_roundtrip(extra or {}),
-                 "records_before": len(existing)})
+    runs.append(
+        {
+            "metadata": run_metadata(),
+            "extra": _json_roundtrip(extra or {}),
+            "records_before": len(existing),
+        }
+    )
     try:
         _write_json_atomic(config_path, {"config": config, "runs": runs})
         with open(records_path, "a", encoding="utf-8"):
@@ -195,4 +220,3 @@ def prepare_output_dir(out: str, config: dict, records_file: str = "records.json
     except OSError as e:
         raise OutputDirError(f"cannot write in output folder {out!r}: {e.strerror or e}") from e
     return existing
-

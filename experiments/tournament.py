@@ -18,15 +18,20 @@ import os
 import re
 import sys
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from absl import app, flags
+from absl import app
 
-from experiments import cli
-
-from experiments import results_io, tournament_play
-from experiments.tournament_exec import (EXECUTORS, RAY_MISSING, Progress, WorkerDied,
-                                         ray_available, run_tasks)
+from experiments import cli, results_io, tournament_play
+from experiments.tournament_exec import (
+    EXECUTORS,
+    RAY_MISSING,
+    Progress,
+    WorkerDied,
+    ray_available,
+    run_tasks,
+)
 from experiments.tournament_report import Summary
 from experiments.tournament_schedule import SCHEDULES, build_tasks, pairings
 
@@ -43,23 +48,42 @@ DEFAULT_BOTS = [
 FLAGS, _define = cli.program_flags()
 _define.string("game", "pig", "OpenSpiel game string, e.g. pig or 'pig(winscore=50)'.")
 _define.multi_string("bot", DEFAULT_BOTS, "A bots.make_bot spec; repeat the flag per bot.")
-_define.enum("schedule", "round_robin", SCHEDULES,
-                  "round_robin: every pair of bots; gauntlet: the first bot against each other.")
-_define.integer("games_per_pair", 10, "Games per pairing (seats alternate; pairs of two "
-                     "share dice). One-player games: games per bot.", lower_bound=1)
-_define.integer("seed", 0, "Tournament seed; every game's seeds derive from it.",
-                     lower_bound=0)
-_define.string("out", None, "Results folder (default: results/tournament-<game>-<hash of "
-                    "the configuration>, so the same command resumes the same folder).")
-_define.integer("workers", os.cpu_count() or 1, "Parallel games (processes or Ray tasks); "
-                     "1 plays in this process.", lower_bound=1)
+_define.enum(
+    "schedule",
+    "round_robin",
+    SCHEDULES,
+    "round_robin: every pair of bots; gauntlet: the first bot against each other.",
+)
+_define.integer(
+    "games_per_pair",
+    10,
+    "Games per pairing (seats alternate; pairs of two "
+    "share dice). One-player games: games per bot.",
+    lower_bound=1,
+)
+_define.integer("seed", 0, "Tournament seed; every game's seeds derive from it.", lower_bound=0)
+_define.string(
+    "out",
+    None,
+    "Results folder (default: results/tournament-<game>-<hash of "
+    "the configuration>, so the same command resumes the same folder).",
+)
+_define.integer(
+    "workers",
+    os.cpu_count() or 1,
+    "Parallel games (processes or Ray tasks); 1 plays in this process.",
+    lower_bound=1,
+)
 _define.enum("executor", "local", EXECUTORS, "local process pool or a Ray cluster.")
 _define.string("ray_address", None, "Ray cluster address (default: start a local Ray).")
-_define.integer("max_moves", 1000, "Safeguard: a game is cut off after this many bot "
-                     "moves (chance events not counted) and recorded with cut_off=true.",
-                     lower_bound=1)
-_define.integer("bootstrap", 1000, "Bootstrap samples for the Elo intervals.",
-                     lower_bound=0)
+_define.integer(
+    "max_moves",
+    1000,
+    "Safeguard: a game is cut off after this many bot "
+    "moves (chance events not counted) and recorded with cut_off=true.",
+    lower_bound=1,
+)
+_define.integer("bootstrap", 1000, "Bootstrap samples for the Elo intervals.", lower_bound=0)
 _define.bool("plots", True, "Write PNG plots (needs matplotlib).")
 
 
@@ -82,21 +106,27 @@ def load_game(game_string: str):
     name = re.split(r"[(\s]", game_string.strip(), maxsplit=1)[0]
     if name not in pyspiel.registered_names():
         stochastic = sorted(
-            t.short_name for t in pyspiel.registered_games()
+            t.short_name
+            for t in pyspiel.registered_games()
             if t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
             and t.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
-            and t.information == pyspiel.GameType.Information.PERFECT_INFORMATION)
-        raise TournamentError(f"unknown game {name!r} in --game={game_string!r}; stochastic "
-                              f"perfect-information games registered: {', '.join(stochastic)} "
-                              "(any registered OpenSpiel game name is accepted)")
+            and t.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+        )
+        raise TournamentError(
+            f"unknown game {name!r} in --game={game_string!r}; stochastic "
+            f"perfect-information games registered: {', '.join(stochastic)} "
+            "(any registered OpenSpiel game name is accepted)"
+        )
     try:
         game = tournament_play.load_game(game_string)
     except Exception as e:  # pyspiel.SpielError: bad parameters
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise TournamentError(f"cannot load game {game_string!r}: {first}") from e
     if game.num_players() not in (1, 2):
-        raise TournamentError(f"game {game_string!r} has {game.num_players()} players; "
-                              "the tournament plays one- and two-player games")
+        raise TournamentError(
+            f"game {game_string!r} has {game.num_players()} players; "
+            "the tournament plays one- and two-player games"
+        )
     return game
 
 
@@ -116,13 +146,16 @@ def validate_bots(specs: Sequence[str], game) -> list[bool]:
                 f"bot {spec!r}: OpenSpiel's MCTS (pyspiel.MCTSBot) only plays games with "
                 f"terminal rewards, and {game.get_type().short_name} has intermediate rewards. "
                 "Use a search bot instead (e.g. --bot='expectiminimax(time_limit=0.1)' or "
-                "star2) or random.")
+                "star2) or random."
+            )
         try:
             for player in range(game.num_players()):
                 tournament_play.create_bot(spec, game, player, None)
         except Exception as e:
-            raise TournamentError(f"bad bot spec {spec!r} for game {game.get_type().short_name}: "
-                                  f"{type(e).__name__}: {str(e).strip()}") from e
+            raise TournamentError(
+                f"bad bot spec {spec!r} for game {game.get_type().short_name}: "
+                f"{type(e).__name__}: {str(e).strip()}"
+            ) from e
         seeded = not _spec_sets_seed(spec)
         if seeded:
             try:
@@ -135,9 +168,15 @@ def validate_bots(specs: Sequence[str], game) -> list[bool]:
 
 def config_from_flags() -> dict[str, Any]:
     """The part of the flags that decides the results (compared when resuming)."""
-    return {"program": "experiments.tournament", "game": FLAGS.game, "bots": list(FLAGS.bot),
-            "schedule": FLAGS.schedule, "games_per_pair": FLAGS.games_per_pair,
-            "seed": FLAGS.seed, "max_moves": FLAGS.max_moves}
+    return {
+        "program": "experiments.tournament",
+        "game": FLAGS.game,
+        "bots": list(FLAGS.bot),
+        "schedule": FLAGS.schedule,
+        "games_per_pair": FLAGS.games_per_pair,
+        "seed": FLAGS.seed,
+        "max_moves": FLAGS.max_moves,
+    }
 
 
 def default_out(config: dict) -> str:
@@ -146,9 +185,17 @@ def default_out(config: dict) -> str:
     return os.path.join("results", f"tournament-{game}-{digest}")
 
 
-def run_tournament(config: dict, out: str, *, workers: int = 1, executor: str = "local",
-                   ray_address: str | None = None, bootstrap: int = 1000, plots: bool = True,
-                   progress: bool = True) -> Summary:
+def run_tournament(
+    config: dict,
+    out: str,
+    *,
+    workers: int = 1,
+    executor: str = "local",
+    ray_address: str | None = None,
+    bootstrap: int = 1000,
+    plots: bool = True,
+    progress: bool = True,
+) -> Summary:
     """Plays what is missing in `out`, then writes and returns the summary.
 
     `config`: game, bots, schedule, games_per_pair, seed, max_moves (as the flags).
@@ -157,19 +204,32 @@ def run_tournament(config: dict, out: str, *, workers: int = 1, executor: str = 
     if executor == "ray" and not ray_available():
         raise TournamentError(RAY_MISSING)
     if config.get("schedule") not in SCHEDULES:
-        raise TournamentError(f"unknown schedule {config.get('schedule')!r}; "
-                              f"accepted: {', '.join(SCHEDULES)}")
+        raise TournamentError(
+            f"unknown schedule {config.get('schedule')!r}; accepted: {', '.join(SCHEDULES)}"
+        )
     game = load_game(config["game"])
     takes_seed = validate_bots(config["bots"], game)
     config = dict(config, num_players=game.num_players())
     try:
         existing = results_io.prepare_output_dir(
-            out, config, records_file=RECORDS_FILE, key="id",
-            extra={"workers": workers, "executor": executor, "ray_address": ray_address})
+            out,
+            config,
+            records_file=RECORDS_FILE,
+            key="id",
+            extra={"workers": workers, "executor": executor, "ray_address": ray_address},
+        )
     except results_io.OutputDirError as e:
         raise TournamentError(str(e)) from e
-    tasks = build_tasks(config["game"], config["bots"], game.num_players(), config["schedule"],
-                        config["games_per_pair"], config["seed"], config["max_moves"], takes_seed)
+    tasks = build_tasks(
+        config["game"],
+        config["bots"],
+        game.num_players(),
+        config["schedule"],
+        config["games_per_pair"],
+        config["seed"],
+        config["max_moves"],
+        takes_seed,
+    )
     todo = [t for t in tasks if t.id not in existing]
     if existing:
         print(f"resuming {out}: {len(tasks) - len(todo)} of {len(tasks)} games already played")
@@ -183,8 +243,9 @@ def run_tournament(config: dict, out: str, *, workers: int = 1, executor: str = 
         if record["error"] is not None:
             n_errors += 1
             first = record["error"].strip().splitlines()[-1]
-            print(f"\ngame {record['id']}: bot error, recorded and skipped: {first}",
-                  file=sys.stderr)
+            print(
+                f"\ngame {record['id']}: bot error, recorded and skipped: {first}", file=sys.stderr
+            )
         if bar:
             bar.update()
 
@@ -192,18 +253,25 @@ def run_tournament(config: dict, out: str, *, workers: int = 1, executor: str = 
     try:
         run_tasks(todo, on_record, executor=executor, workers=workers, ray_address=ray_address)
     except WorkerDied as e:
-        raise TournamentError(f"{e}. The finished games are saved in {out}: rerun the same "
-                              "command to resume (try --workers=1 to see the failure)") from e
+        raise TournamentError(
+            f"{e}. The finished games are saved in {out}: rerun the same "
+            "command to resume (try --workers=1 to see the failure)"
+        ) from e
     finally:
         if bar:
             bar.close()
     if todo:
-        print(f"played {len(todo)} games in {time.monotonic() - t0:.1f} s"
-              + (f" ({n_errors} with bot errors, see games.jsonl)" if n_errors else ""))
+        print(
+            f"played {len(todo)} games in {time.monotonic() - t0:.1f} s"
+            + (f" ({n_errors} with bot errors, see games.jsonl)" if n_errors else "")
+        )
     ids = {t.id for t in tasks}
     records = [r for r in results_io.read_records(records_path).values() if r["id"] in ids]
-    pairs = [(b,) for b in range(len(config["bots"]))] if game.num_players() == 1 else \
-        pairings(len(config["bots"]), config["schedule"])
+    pairs = (
+        [(b,) for b in range(len(config["bots"]))]
+        if game.num_players() == 1
+        else pairings(len(config["bots"]), config["schedule"])
+    )
     summary = Summary(config, records, pairs, bootstrap=bootstrap)
     summary.write(out, make_plots=plots)
     return summary
@@ -215,15 +283,23 @@ def main(argv: Sequence[str]) -> None:
     config = config_from_flags()
     out = FLAGS.out or default_out(config)
     try:
-        summary = run_tournament(config, out, workers=FLAGS.workers, executor=FLAGS.executor,
-                                 ray_address=FLAGS.ray_address, bootstrap=FLAGS.bootstrap,
-                                 plots=FLAGS.plots)
+        summary = run_tournament(
+            config,
+            out,
+            workers=FLAGS.workers,
+            executor=FLAGS.executor,
+            ray_address=FLAGS.ray_address,
+            bootstrap=FLAGS.bootstrap,
+            plots=FLAGS.plots,
+        )
     except TournamentError as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
-        print(f"\ninterrupted; finished games are saved in {out}: rerun the same command to "
-              "resume", file=sys.stderr)
+        print(
+            f"\ninterrupted; finished games are saved in {out}: rerun the same command to resume",
+            file=sys.stderr,
+        )
         sys.exit(130)
     print()
     print(summary.markdown())

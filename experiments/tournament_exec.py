@@ -11,13 +11,14 @@ import multiprocessing
 import os
 import sys
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from experiments.tournament_play import GameTask, play_game
 
 EXECUTORS = ("local", "ray")
-RAY_MISSING = ("--executor=ray needs the Ray package, which is not installed: "
-               "pip install 'starspiel[ray]'")
+RAY_MISSING = (
+    "--executor=ray needs the Ray package, which is not installed: pip install 'starspiel[ray]'"
+)
 
 
 class WorkerDied(RuntimeError):
@@ -77,8 +78,14 @@ def _mp_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def run_tasks(tasks: Sequence[GameTask], on_record: Callable[[dict], None], *,
-              executor: str = "local", workers: int = 1, ray_address: str | None = None) -> None:
+def run_tasks(
+    tasks: Sequence[GameTask],
+    on_record: Callable[[dict], None],
+    *,
+    executor: str = "local",
+    workers: int = 1,
+    ray_address: str | None = None,
+) -> None:
     """Plays every task and calls on_record(record) in the calling process as each finishes."""
     if not tasks:
         return
@@ -90,8 +97,9 @@ def run_tasks(tasks: Sequence[GameTask], on_record: Callable[[dict], None], *,
         for task in tasks:
             on_record(play_game(task))
     else:
-        with cf.ProcessPoolExecutor(max_workers=min(workers, len(tasks)),
-                                    mp_context=_mp_context()) as pool:
+        with cf.ProcessPoolExecutor(
+            max_workers=min(workers, len(tasks)), mp_context=_mp_context()
+        ) as pool:
             futures = [pool.submit(play_game, t) for t in tasks]
             try:
                 for fut in cf.as_completed(futures):
@@ -112,8 +120,12 @@ def ray_available() -> bool:
     return True
 
 
-def _run_ray(tasks: Sequence[GameTask], on_record: Callable[[dict], None], workers: int,
-             ray_address: str | None) -> None:
+def _run_ray(
+    tasks: Sequence[GameTask],
+    on_record: Callable[[dict], None],
+    workers: int,
+    ray_address: str | None,
+) -> None:
     try:
         import ray
     except ImportError as e:
@@ -125,8 +137,13 @@ def _run_ray(tasks: Sequence[GameTask], on_record: Callable[[dict], None], worke
     started = not ray.is_initialized()
     if started:
         kwargs = {"address": ray_address} if ray_address else {"num_cpus": workers}
-        ray.init(runtime_env=runtime_env, include_dashboard=False, logging_level="ERROR",
-                 log_to_driver=False, **kwargs)
+        ray.init(
+            runtime_env=runtime_env,
+            include_dashboard=False,
+            logging_level="ERROR",
+            log_to_driver=False,
+            **kwargs,
+        )
     pending: list = []
     try:
         remote_play = ray.remote(num_cpus=1, max_retries=0)(play_game)

@@ -12,7 +12,8 @@ import dataclasses
 import functools
 import time
 import traceback
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -32,13 +33,13 @@ class GameTask:
 
     id: str
     game: str
-    specs: tuple[str, ...]          # bot spec per seat
-    bot_index: tuple[int, ...]      # index into the tournament's bot list, per seat
-    pairing: tuple[int, ...]        # bot indices of the pairing (one for one-player games)
-    game_index: int                 # index within the pairing
-    pair: int                       # game_index // 2: the two games sharing a chance stream
+    specs: tuple[str, ...]  # bot spec per seat
+    bot_index: tuple[int, ...]  # index into the tournament's bot list, per seat
+    pairing: tuple[int, ...]  # bot indices of the pairing (one for one-player games)
+    game_index: int  # index within the pairing
+    pair: int  # game_index // 2: the two games sharing a chance stream
     chance_seed: int
-    bot_seeds: tuple[int | None, ...]   # None: the spec keeps its own seed / takes none
+    bot_seeds: tuple[int | None, ...]  # None: the spec keeps its own seed / takes none
     max_moves: int
 
 
@@ -145,8 +146,10 @@ def play_game(task: GameTask) -> dict[str, Any]:
                 action = int(bot.step(state))
                 seconds = time.perf_counter() - t0
                 if action not in state.legal_actions():
-                    raise ValueError(f"bot {task.specs[player]!r} (seat {player}) chose illegal "
-                                     f"action {action} in state:\n{state}")
+                    raise ValueError(
+                        f"bot {task.specs[player]!r} (seat {player}) chose illegal "
+                        f"action {action} in state:\n{state}"
+                    )
                 seconds_by_seat[player] += seconds
                 moves_by_seat[player] += 1
                 decisions += 1

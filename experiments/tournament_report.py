@@ -5,7 +5,8 @@ from __future__ import annotations
 import csv
 import math
 import os
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -50,8 +51,13 @@ def _wdl(x: Sequence[int]) -> str:
 class Summary:
     """All numbers of one tournament, computed once and rendered several ways."""
 
-    def __init__(self, config: dict, records: Sequence[dict], pairs: Sequence[tuple[int, ...]],
-                 bootstrap: int = 1000):
+    def __init__(
+        self,
+        config: dict,
+        records: Sequence[dict],
+        pairs: Sequence[tuple[int, ...]],
+        bootstrap: int = 1000,
+    ):
         self.config = config
         self.specs: list[str] = config["bots"]
         self.records = list(records)
@@ -78,70 +84,162 @@ class Summary:
     def result_lines(self) -> list[str]:
         """One line per pairing (or per bot for one-player games)."""
         if self.solo:
-            return [f"{self.label(s['bot'])}: score {_f(s['mean'], 2)} +- "
-                    f"{_f((s['ci_hi'] - s['ci_lo']) / 2, 2)} (95% CI) over {s['games']} games, "
-                    f"median {_f(s['median'], 1)}, min {_f(s['min'], 1)}, max {_f(s['max'], 1)}"
-                    + (f", {s['errors']} errors" if s["errors"] else "") for s in self.scores]
+            return [
+                f"{self.label(s['bot'])}: score {_f(s['mean'], 2)} +- "
+                f"{_f((s['ci_hi'] - s['ci_lo']) / 2, 2)} (95% CI) over {s['games']} games, "
+                f"median {_f(s['median'], 1)}, min {_f(s['min'], 1)}, max {_f(s['max'], 1)}"
+                + (f", {s['errors']} errors" if s["errors"] else "")
+                for s in self.scores
+            ]
         lines = []
         for p in self.pairings:
-            extra = "".join([f", {p['errors']} errors" if p["errors"] else "",
-                             f", {p['cut_offs']} cut off" if p["cut_offs"] else ""])
+            extra = "".join(
+                [
+                    f", {p['errors']} errors" if p["errors"] else "",
+                    f", {p['cut_offs']} cut off" if p["cut_offs"] else "",
+                ]
+            )
             lines.append(
                 f"{self.label(p['bot'])} vs {self.label(p['opponent'])}: "
                 f"+{p['wins']} ={p['draws']} -{p['losses']} in {p['games']} games, score "
                 f"{_f(p['score'])} [{_f(p['score_lo'])}, {_f(p['score_hi'])}], "
-                f"pairs 0/0.5/1/1.5/2: {'/'.join(map(str, p['pentanomial']))}{extra}")
+                f"pairs 0/0.5/1/1.5/2: {'/'.join(map(str, p['pentanomial']))}{extra}"
+            )
         return lines
 
     def markdown(self, plots: Sequence[str] = ()) -> str:
         c = self.config
-        out = [f"# Tournament on `{c['game']}`", "",
-               f"Schedule {c['schedule']}, {c['games_per_pair']} games per "
-               f"{'bot' if self.solo else 'pairing'}, seed {c['seed']}, "
-               f"max_moves {c['max_moves']}. "
-               f"{self.n_games} games recorded, {self.n_errors} with errors (not counted), "
-               f"{self.n_cut} cut off at max_moves (counted with their returns at the cut).", ""]
+        out = [
+            f"# Tournament on `{c['game']}`",
+            "",
+            f"Schedule {c['schedule']}, {c['games_per_pair']} games per "
+            f"{'bot' if self.solo else 'pairing'}, seed {c['seed']}, "
+            f"max_moves {c['max_moves']}. "
+            f"{self.n_games} games recorded, {self.n_errors} with errors (not counted), "
+            f"{self.n_cut} cut off at max_moves (counted with their returns at the cut).",
+            "",
+        ]
         if self.solo:
             out += ["## Scores", ""]
             out += _md_table(
                 ["bot", "games", "mean", "std", "95% CI", "median", "min", "max", "errors"],
-                [[f"`{self.label(s['bot'])}`", s["games"], _f(s["mean"], 2), _f(s["std"], 2),
-                  f"[{_f(s['ci_lo'], 2)}, {_f(s['ci_hi'], 2)}]", _f(s["median"], 1),
-                  _f(s["min"], 1), _f(s["max"], 1), s["errors"]] for s in self.scores])
+                [
+                    [
+                        f"`{self.label(s['bot'])}`",
+                        s["games"],
+                        _f(s["mean"], 2),
+                        _f(s["std"], 2),
+                        f"[{_f(s['ci_lo'], 2)}, {_f(s['ci_hi'], 2)}]",
+                        _f(s["median"], 1),
+                        _f(s["min"], 1),
+                        _f(s["max"], 1),
+                        s["errors"],
+                    ]
+                    for s in self.scores
+                ],
+            )
         else:
-            out += ["## Pairings", "",
-                    "W-D-L of the first bot, by the seat it played; score = (W + D/2)/games with a "
-                    "95% Wilson interval; pentanomial = number of seat-swapped game pairs (same "
-                    "dice) in which the first bot scored 0, 0.5, 1, 1.5, 2.", ""]
+            out += [
+                "## Pairings",
+                "",
+                "W-D-L of the first bot, by the seat it played; score = (W + D/2)/games with a "
+                "95% Wilson interval; pentanomial = number of seat-swapped game pairs (same "
+                "dice) in which the first bot scored 0, 0.5, 1, 1.5, 2.",
+                "",
+            ]
             out += _md_table(
-                ["bot", "opponent", "games", "W-D-L as seat 0", "W-D-L as seat 1", "W-D-L",
-                 "score", "95% CI", "pentanomial", "errors", "cut off"],
-                [[f"`{self.label(p['bot'])}`", f"`{self.label(p['opponent'])}`", p["games"],
-                  _wdl(p["seat0"]), _wdl(p["seat1"]), _wdl([p["wins"], p["draws"], p["losses"]]),
-                  _f(p["score"]), f"[{_f(p['score_lo'])}, {_f(p['score_hi'])}]",
-                  " ".join(map(str, p["pentanomial"])), p["errors"], p["cut_offs"]]
-                 for p in self.pairings])
-            out += ["", "## Elo", "",
-                    f"OpenSpiel's `pyspiel.elo` fit over all valid games, relative to "
-                    f"`{self.label(min(self.elo)) if self.elo else '-'}` (0 by definition); 95% "
-                    "interval from a bootstrap over game pairs within each pairing. A bot that "
-                    "wins or loses every game has a rating bounded only by the fit's smoothing.",
-                    ""]
+                [
+                    "bot",
+                    "opponent",
+                    "games",
+                    "W-D-L as seat 0",
+                    "W-D-L as seat 1",
+                    "W-D-L",
+                    "score",
+                    "95% CI",
+                    "pentanomial",
+                    "errors",
+                    "cut off",
+                ],
+                [
+                    [
+                        f"`{self.label(p['bot'])}`",
+                        f"`{self.label(p['opponent'])}`",
+                        p["games"],
+                        _wdl(p["seat0"]),
+                        _wdl(p["seat1"]),
+                        _wdl([p["wins"], p["draws"], p["losses"]]),
+                        _f(p["score"]),
+                        f"[{_f(p['score_lo'])}, {_f(p['score_hi'])}]",
+                        " ".join(map(str, p["pentanomial"])),
+                        p["errors"],
+                        p["cut_offs"],
+                    ]
+                    for p in self.pairings
+                ],
+            )
+            out += [
+                "",
+                "## Elo",
+                "",
+                f"OpenSpiel's `pyspiel.elo` fit over all valid games, relative to "
+                f"`{self.label(min(self.elo)) if self.elo else '-'}` (0 by definition); 95% "
+                "interval from a bootstrap over game pairs within each pairing. A bot that "
+                "wins or loses every game has a rating bounded only by the fit's smoothing.",
+                "",
+            ]
             order = sorted(self.elo, key=lambda b: -self.elo[b]["elo"])
-            out += _md_table(["bot", "Elo", "95% CI", "games"],
-                             [[f"`{self.label(b)}`", f"{self.elo[b]['elo']:+.0f}",
-                               f"[{self.elo[b]['elo_lo']:+.0f}, {self.elo[b]['elo_hi']:+.0f}]",
-                               self.elo[b]["games"]] for b in order])
-        out += ["", "## Search effort per move", "",
-                "Seconds are wall time of `bot.step` measured by the runner; nodes and depth come "
-                "from the search bots' `last_search`.", ""]
+            out += _md_table(
+                ["bot", "Elo", "95% CI", "games"],
+                [
+                    [
+                        f"`{self.label(b)}`",
+                        f"{self.elo[b]['elo']:+.0f}",
+                        f"[{self.elo[b]['elo_lo']:+.0f}, {self.elo[b]['elo_hi']:+.0f}]",
+                        self.elo[b]["games"],
+                    ]
+                    for b in order
+                ],
+            )
+        out += [
+            "",
+            "## Search effort per move",
+            "",
+            "Seconds are wall time of `bot.step` measured by the runner; nodes and depth come "
+            "from the search bots' `last_search`.",
+            "",
+        ]
         out += _md_table(
-            ["bot", "moves", "ms/move (all)", "searched", "nodes mean", "nodes median",
-             "ms mean", "ms median", "depth mean", "depth median", "nodes/s"],
-            [[f"`{self.label(b)}`", s["moves"], _ms(s["seconds_mean_all"]), s["searched_moves"],
-              _g(s["nodes_mean"]), _g(s["nodes_median"]), _ms(s["seconds_mean"]),
-              _ms(s["seconds_median"]), _f(s["depth_mean"], 2), _f(s["depth_median"], 1),
-              _g(s["nodes_per_second"])] for b, s in self.search.items()])
+            [
+                "bot",
+                "moves",
+                "ms/move (all)",
+                "searched",
+                "nodes mean",
+                "nodes median",
+                "ms mean",
+                "ms median",
+                "depth mean",
+                "depth median",
+                "nodes/s",
+            ],
+            [
+                [
+                    f"`{self.label(b)}`",
+                    s["moves"],
+                    _ms(s["seconds_mean_all"]),
+                    s["searched_moves"],
+                    _g(s["nodes_mean"]),
+                    _g(s["nodes_median"]),
+                    _ms(s["seconds_mean"]),
+                    _ms(s["seconds_median"]),
+                    _f(s["depth_mean"], 2),
+                    _f(s["depth_median"], 1),
+                    _g(s["nodes_per_second"]),
+                ]
+                for b, s in self.search.items()
+            ],
+        )
         if plots:
             out += ["", "## Plots", ""] + [f"![{p}]({p})" for p in plots]
         return "\n".join(out) + "\n"
@@ -154,8 +252,17 @@ class Summary:
             for seat, key in (("0", "seat0"), ("1", "seat1")):
                 for metric, v in zip(("wins", "draws", "losses"), p[key]):
                     rows.append(["pairing", a, b, seat, metric, v])
-            for metric in ("games", "wins", "draws", "losses", "score", "score_lo", "score_hi",
-                           "errors", "cut_offs"):
+            for metric in (
+                "games",
+                "wins",
+                "draws",
+                "losses",
+                "score",
+                "score_lo",
+                "score_hi",
+                "errors",
+                "cut_offs",
+            ):
                 rows.append(["pairing", a, b, "all", metric, p[metric]])
             for k, v in enumerate(p["pentanomial"]):
                 rows.append(["pairing", a, b, "all", f"pairs_score_{k / 2:g}", v])
@@ -191,8 +298,7 @@ class Summary:
             matplotlib.use("Agg")
             import matplotlib.pyplot as plt
         except ImportError:
-            print("note: matplotlib is not installed, so no plots "
-                  "(pip install 'starspiel[plots]')")
+            print("note: matplotlib is not installed, so no plots (pip install 'starspiel[plots]')")
             return []
         written = []
         labels = [f"{b}: {s}" for b, s in enumerate(self.specs)]
@@ -214,8 +320,10 @@ class Summary:
             plt.close(fig)
             written.append("score_matrix.png")
         if self.solo:
-            data = [[r["returns"][0] for r in ts.valid(self.records) if r["bot_index"][0] == b]
-                    for b in range(len(self.specs))]
+            data = [
+                [r["returns"][0] for r in ts.valid(self.records) if r["bot_index"][0] == b]
+                for b in range(len(self.specs))
+            ]
             if any(data):
                 fig, ax = plt.subplots(figsize=(6.5, 1.5 + 0.5 * len(data)))
                 _hbox(ax, [d or [np.nan] for d in data])
@@ -226,10 +334,17 @@ class Summary:
                 fig.savefig(os.path.join(out, "scores.png"), dpi=100, bbox_inches="tight")
                 plt.close(fig)
                 written.append("scores.png")
-        nodes = {b: [mv["nodes"] for r in ts.valid(self.records) for mv in r.get("search", [])
-                     if r["bot_index"][mv["player"]] == b and isinstance(mv.get("nodes"), int)
-                     and mv["nodes"] > 0]
-                 for b in range(len(self.specs))}
+        nodes = {
+            b: [
+                mv["nodes"]
+                for r in ts.valid(self.records)
+                for mv in r.get("search", [])
+                if r["bot_index"][mv["player"]] == b
+                and isinstance(mv.get("nodes"), int)
+                and mv["nodes"] > 0
+            ]
+            for b in range(len(self.specs))
+        }
         nodes = {b: v for b, v in nodes.items() if v}
         if nodes:
             fig, ax = plt.subplots(figsize=(6.5, 1.5 + 0.6 * len(nodes)))

@@ -7,7 +7,7 @@ plays the same games on any backend and with any number of workers.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -39,9 +39,16 @@ def game_id(pairing: Sequence[int], game_index: int) -> str:
     return "v".join(str(b) for b in pairing) + f"#{game_index}"
 
 
-def build_tasks(game: str, specs: Sequence[str], num_players: int, schedule: str,
-                games_per_pair: int, seed: int, max_moves: int,
-                takes_seed: Sequence[bool]) -> list[GameTask]:
+def build_tasks(
+    game: str,
+    specs: Sequence[str],
+    num_players: int,
+    schedule: str,
+    games_per_pair: int,
+    seed: int,
+    max_moves: int,
+    takes_seed: Sequence[bool],
+) -> list[GameTask]:
     """All games of the tournament, in a fixed order.
 
     Two-player games: game k of pairing (i, j) seats i first when k is even and
@@ -56,20 +63,41 @@ def build_tasks(game: str, specs: Sequence[str], num_players: int, schedule: str
         for b, spec in enumerate(specs):
             for k in range(games_per_pair):
                 bot_seed = derive_seed(seed, _BOT_SOLO, b, k) if takes_seed[b] else None
-                tasks.append(GameTask(
-                    id=game_id((b,), k), game=game, specs=(spec,), bot_index=(b,), pairing=(b,),
-                    game_index=k, pair=k, chance_seed=derive_seed(seed, _CHANCE_SOLO, k),
-                    bot_seeds=(bot_seed,), max_moves=max_moves))
+                tasks.append(
+                    GameTask(
+                        id=game_id((b,), k),
+                        game=game,
+                        specs=(spec,),
+                        bot_index=(b,),
+                        pairing=(b,),
+                        game_index=k,
+                        pair=k,
+                        chance_seed=derive_seed(seed, _CHANCE_SOLO, k),
+                        bot_seeds=(bot_seed,),
+                        max_moves=max_moves,
+                    )
+                )
         return tasks
     for i, j in pairings(len(specs), schedule):
         for k in range(games_per_pair):
             seats = (i, j) if k % 2 == 0 else (j, i)
             pair = k // 2
-            bot_seeds = tuple(derive_seed(seed, _BOT_PAIR, i, j, k, seat) if takes_seed[b] else None
-                              for seat, b in enumerate(seats))
-            tasks.append(GameTask(
-                id=game_id((i, j), k), game=game, specs=tuple(specs[b] for b in seats),
-                bot_index=seats, pairing=(i, j), game_index=k, pair=pair,
-                chance_seed=derive_seed(seed, _CHANCE_PAIR, i, j, pair),
-                bot_seeds=bot_seeds, max_moves=max_moves))
+            bot_seeds = tuple(
+                derive_seed(seed, _BOT_PAIR, i, j, k, seat) if takes_seed[b] else None
+                for seat, b in enumerate(seats)
+            )
+            tasks.append(
+                GameTask(
+                    id=game_id((i, j), k),
+                    game=game,
+                    specs=tuple(specs[b] for b in seats),
+                    bot_index=seats,
+                    pairing=(i, j),
+                    game_index=k,
+                    pair=pair,
+                    chance_seed=derive_seed(seed, _CHANCE_PAIR, i, j, pair),
+                    bot_seeds=bot_seeds,
+                    max_moves=max_moves,
+                )
+            )
     return tasks

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -59,9 +60,17 @@ def pairing_stats(records: Sequence[dict], a: int, b: int) -> dict[str, Any]:
             penta[int(round(2 * sum(game_score(r, a) for r in games)))] += 1
     lo, hi = wilson_interval(score, n)
     return {
-        "bot": a, "opponent": b, "games": n, "wins": w, "draws": d, "losses": l,
-        "seat0": by_seat[0], "seat1": by_seat[1],
-        "score": score / n if n else float("nan"), "score_lo": lo, "score_hi": hi,
+        "bot": a,
+        "opponent": b,
+        "games": n,
+        "wins": w,
+        "draws": d,
+        "losses": l,
+        "seat0": by_seat[0],
+        "seat1": by_seat[1],
+        "score": score / n if n else float("nan"),
+        "score_lo": lo,
+        "score_hi": hi,
         "pentanomial": penta,
         "errors": sum(1 for r in mine if r.get("error") is not None),
         "cut_offs": sum(1 for r in good if r.get("cut_off")),
@@ -72,13 +81,17 @@ def _elo_fit(wins: np.ndarray, draws: np.ndarray) -> np.ndarray:
     """Elo ratings from win/draw count matrices (OpenSpiel's pyspiel.elo), the first at 0."""
     import pyspiel
 
-    ratings = np.array(pyspiel.elo.compute_ratings_from_matrices(
-        wins.astype(int).tolist(), draws.astype(int).tolist()))
+    ratings = np.array(
+        pyspiel.elo.compute_ratings_from_matrices(
+            wins.astype(int).tolist(), draws.astype(int).tolist()
+        )
+    )
     return ratings - ratings[0]
 
 
-def elo_table(records: Sequence[dict], n_bots: int, bootstrap: int = 1000,
-              seed: int = 0) -> dict[int, dict[str, float]]:
+def elo_table(
+    records: Sequence[dict], n_bots: int, bootstrap: int = 1000, seed: int = 0
+) -> dict[int, dict[str, float]]:
     """Elo per bot relative to the first rated bot (0) with a 95% percentile-bootstrap interval.
 
     Anchoring on one bot, not on the mean, keeps a bot that wins or loses
@@ -122,11 +135,18 @@ def elo_table(records: Sequence[dict], n_bots: int, bootstrap: int = 1000,
     arr = np.array(samples) if samples else None
     for b in rated:
         k = pos[b]
-        lo, hi = (np.percentile(arr[:, k], [2.5, 97.5]) if arr is not None
-                  else (float("nan"), float("nan")))
+        lo, hi = (
+            np.percentile(arr[:, k], [2.5, 97.5])
+            if arr is not None
+            else (float("nan"), float("nan"))
+        )
         games = sum(1 for r in good if b in r["bot_index"])
-        table[b] = {"elo": float(point[k]), "elo_lo": float(lo), "elo_hi": float(hi),
-                    "games": games}
+        table[b] = {
+            "elo": float(point[k]),
+            "elo_lo": float(lo),
+            "elo_hi": float(hi),
+            "games": games,
+        }
     return table
 
 
@@ -146,17 +166,21 @@ def search_stats(records: Sequence[dict], n_bots: int) -> dict[int, dict[str, fl
                     per_move[b][key].append(mv[key])
     out = {}
     for b in range(n_bots):
-        row: dict[str, float] = {"moves": moves[b],
-                                 "seconds_mean_all": (secs[b] / moves[b] if moves[b]
-                                                      else float("nan")),
-                                 "searched_moves": len(per_move[b]["seconds"])}
+        row: dict[str, float] = {
+            "moves": moves[b],
+            "seconds_mean_all": (secs[b] / moves[b] if moves[b] else float("nan")),
+            "searched_moves": len(per_move[b]["seconds"]),
+        }
         for key in ("nodes", "seconds", "depth"):
             vals = per_move[b][key]
             row[f"{key}_mean"] = float(np.mean(vals)) if vals else float("nan")
             row[f"{key}_median"] = float(np.median(vals)) if vals else float("nan")
         total_s = sum(per_move[b]["seconds"])
-        row["nodes_per_second"] = (sum(per_move[b]["nodes"]) / total_s
-                                   if per_move[b]["nodes"] and total_s > 0 else float("nan"))
+        row["nodes_per_second"] = (
+            sum(per_move[b]["nodes"]) / total_s
+            if per_move[b]["nodes"] and total_s > 0
+            else float("nan")
+        )
         out[b] = row
     return out
 
@@ -166,18 +190,28 @@ def solo_stats(records: Sequence[dict], bot: int) -> dict[str, float]:
     scores = np.array([r["returns"][0] for r in valid(records) if r["bot_index"][0] == bot])
     mine = [r for r in records if r["bot_index"][0] == bot]
     n = len(scores)
-    row: dict[str, float] = {"bot": bot, "games": n,
-                             "errors": sum(1 for r in mine if r.get("error") is not None),
-                             "cut_offs": sum(1 for r in valid(mine) if r.get("cut_off"))}
+    row: dict[str, float] = {
+        "bot": bot,
+        "games": n,
+        "errors": sum(1 for r in mine if r.get("error") is not None),
+        "cut_offs": sum(1 for r in valid(mine) if r.get("cut_off")),
+    }
     if n == 0:
-        return row | {k: float("nan") for k in ("mean", "std", "ci_lo", "ci_hi", "median",
-                                                 "min", "max")}
+        return row | {
+            k: float("nan") for k in ("mean", "std", "ci_lo", "ci_hi", "median", "min", "max")
+        }
     std = float(scores.std(ddof=1)) if n > 1 else 0.0
     half = Z95 * std / math.sqrt(n)
     mean = float(scores.mean())
-    return row | {"mean": mean, "std": std, "ci_lo": mean - half, "ci_hi": mean + half,
-                  "median": float(np.median(scores)), "min": float(scores.min()),
-                  "max": float(scores.max())}
+    return row | {
+        "mean": mean,
+        "std": std,
+        "ci_lo": mean - half,
+        "ci_hi": mean + half,
+        "median": float(np.median(scores)),
+        "min": float(scores.min()),
+        "max": float(scores.max()),
+    }
 
 
 def score_matrix(records: Sequence[dict], n_bots: int) -> np.ndarray:

@@ -11,7 +11,7 @@ an immutable, hashable fast-path position (see games/_common.py).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pyspiel
 
@@ -25,5 +25,4 @@ EVALUATORS: dict[str, Callable[[pyspiel.Game], PositionEvaluator]] = {
     chance_tic_tac_toe.SHORT_NAME: chance_tic_tac_toe.ChanceTTTEvaluator,
 }
 
-__all__ = ["EVALUATORS", "measure_speed", "dice", "ballard_tree",
-           "chance_tic_tac_toe"]
+__all__ = ["EVALUATORS", "measure_speed", "dice", "ballard_tree", "chance_tic_tac_toe"]

@@ -15,7 +15,8 @@ table and must not be mutated; the pyspiel wrapper converts them to lists.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -64,8 +65,9 @@ class Rules:
         return self
 
 
-def two_player_chance_game_type(short_name: str, long_name: str,
-                                parameters: Mapping[str, Any]) -> pyspiel.GameType:
+def two_player_chance_game_type(
+    short_name: str, long_name: str, parameters: Mapping[str, Any]
+) -> pyspiel.GameType:
     """The GameType every custom game here shares: two players, zero-sum,
     sequential, perfect information, explicit chance, terminal rewards."""
     return pyspiel.GameType(
@@ -82,30 +84,27 @@ def two_player_chance_game_type(short_name: str, long_name: str,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=dict(parameters))
+        parameter_specification=dict(parameters),
+    )
 
 
-def check_int(name: str, value: Any, lo: int, hi: int | None, game: str,
-              extra: str = "") -> int:
+def check_int(name: str, value: Any, lo: int, hi: int | None, game: str, extra: str = "") -> int:
     """Validates an integer game parameter with a message a user can act on."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(
-            f"{game}: parameter {name}={value!r} must be an integer{extra}")
+        raise ValueError(f"{game}: parameter {name}={value!r} must be an integer{extra}")
     value = int(value)
     if value < lo or (hi is not None and value > hi):
         rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
         raise ValueError(
-            f"{game}: parameter {name}={value} is out of range; accepted: "
-            f"integers {rng}{extra}")
+            f"{game}: parameter {name}={value} is out of range; accepted: integers {rng}{extra}"
+        )
     return value
 
 
-def check_known(params: Mapping[str, Any], spec: Mapping[str, Any],
-                game: str) -> None:
+def check_known(params: Mapping[str, Any], spec: Mapping[str, Any], game: str) -> None:
     unknown = sorted(set(params) - set(spec))
     if unknown:
-        raise ValueError(f"{game}: unknown parameter(s) {unknown}; accepted: "
-                         f"{sorted(spec)}")
+        raise ValueError(f"{game}: unknown parameter(s) {unknown}; accepted: {sorted(spec)}")
 
 
 class PositionState(pyspiel.State):
@@ -143,8 +142,7 @@ class PositionState(pyspiel.State):
         else:
             legal = pos.legal_actions()
         if action not in legal:
-            raise ValueError(
-                f"illegal action {action} in this state; legal: {list(legal)}")
+            raise ValueError(f"illegal action {action} in this state; legal: {list(legal)}")
         self._pos = pos.child(action)
 
     def is_terminal(self) -> bool:
@@ -156,8 +154,7 @@ class PositionState(pyspiel.State):
 
 def make_observer(board_observer_cls: type, iig_obs_type, params):
     """Perfect-information observer selection, as in OpenSpiel's tic_tac_toe."""
-    if (iig_obs_type is None or
-            (iig_obs_type.public_info and not iig_obs_type.perfect_recall)):
+    if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
         return board_observer_cls(params)
     return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
@@ -170,14 +167,13 @@ class TensorObserver:
 
     def __init__(self, params, shapes: Mapping[str, tuple[int, ...]]):
         if params:
-            raise ValueError(
-                f"Observation parameters not supported; passed {params}")
+            raise ValueError(f"Observation parameters not supported; passed {params}")
         sizes = [int(np.prod(s)) for s in shapes.values()]
         self.tensor = np.zeros(sum(sizes), np.float32)
         self.dict = {}
         start = 0
         for (name, shape), size in zip(shapes.items(), sizes):
-            self.dict[name] = self.tensor[start:start + size].reshape(shape)
+            self.dict[name] = self.tensor[start : start + size].reshape(shape)
             start += size
 
     def set_from(self, state, player):
@@ -190,8 +186,9 @@ class TensorObserver:
         return str(state)
 
     def fill(self, pos) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError(f"{type(self).__name__} must implement fill(pos): "
-                                  f"write the position into self.tensor")
+        raise NotImplementedError(
+            f"{type(self).__name__} must implement fill(pos): write the position into self.tensor"
+        )
 
 
 def as_position(state: Any, position_type: type) -> Position:
@@ -202,11 +199,14 @@ def as_position(state: Any, position_type: type) -> Position:
     if get is None:
         raise TypeError(
             f"expected a {position_type.__name__} or a state of the matching "
-            f"Python game (with search_position()); got {type(state).__name__}")
+            f"Python game (with search_position()); got {type(state).__name__}"
+        )
     pos = get()
     if not isinstance(pos, position_type):
-        raise TypeError(f"state of the wrong game: position is "
-                        f"{type(pos).__name__}, expected {position_type.__name__}")
+        raise TypeError(
+            f"state of the wrong game: position is "
+            f"{type(pos).__name__}, expected {position_type.__name__}"
+        )
     return pos
 
 
@@ -246,8 +246,10 @@ class PositionEvaluator:
         return self.bounds
 
     def value(self, pos) -> float:  # pragma: no cover - abstract
-        raise NotImplementedError(f"{type(self).__name__} must implement value(pos): "
-                                  f"player 0's heuristic value of a non-terminal position")
+        raise NotImplementedError(
+            f"{type(self).__name__} must implement value(pos): "
+            f"player 0's heuristic value of a non-terminal position"
+        )
 
 
 def squash(x: float) -> float:

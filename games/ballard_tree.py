@@ -35,11 +35,11 @@ from games._common import CHANCE, TERMINAL
 
 SHORT_NAME = "ballard_tree"
 _ORDERS = ("best", "random")
-_DEFAULT_PARAMS = {"n": 4, "plies": 2, "order": "best", "seed": 0,
-                   "final_chance": False}
+_DEFAULT_PARAMS = {"n": 4, "plies": 2, "order": "best", "seed": 0, "final_chance": False}
 
 _GAME_TYPE = _common.two_player_chance_game_type(
-    SHORT_NAME, "Ballard's *-complete n-ary test tree", _DEFAULT_PARAMS)
+    SHORT_NAME, "Ballard's *-complete n-ary test tree", _DEFAULT_PARAMS
+)
 
 _new = tuple.__new__
 _MAX, _MIN = 0, 1
@@ -56,9 +56,23 @@ def chance_arcs(n: int) -> tuple[int, ...]:
 class BallardRules(_common.Rules):
     """Level structure, arc tables and the leaf bounds of one tree."""
 
-    __slots__ = ("n", "plies", "order", "seed", "final_chance", "depth",
-                 "players", "level_arcs", "fixed", "actions", "chance",
-                 "leaf_min", "leaf_max", "_perm", "_game")
+    __slots__ = (
+        "n",
+        "plies",
+        "order",
+        "seed",
+        "final_chance",
+        "depth",
+        "players",
+        "level_arcs",
+        "fixed",
+        "actions",
+        "chance",
+        "leaf_min",
+        "leaf_max",
+        "_perm",
+        "_game",
+    )
 
     def __init__(self, n, plies, order, seed, final_chance):
         self.n, self.plies, self.order = n, plies, order
@@ -69,8 +83,7 @@ class BallardRules(_common.Rules):
             if j % 2 == 0:
                 kind = _MAX if (j // 2) % 2 == 0 else _MIN
                 players.append(kind)
-                arcs.append(tuple(range(0, -n, -1)) if kind == _MAX
-                            else tuple(range(n)))
+                arcs.append(tuple(range(0, -n, -1)) if kind == _MAX else tuple(range(n)))
             else:
                 players.append(CHANCE)
                 parent_is_max = ((j - 1) // 2) % 2 == 0
@@ -88,8 +101,7 @@ class BallardRules(_common.Rules):
         self._game = None
 
     def __reduce__(self):
-        return (ballard_rules, (self.n, self.plies, self.order, self.seed,
-                                self.final_chance))
+        return (ballard_rules, (self.n, self.plies, self.order, self.seed, self.final_chance))
 
     def arcs_at(self, path: tuple[int, ...]) -> tuple[int, ...]:
         """Arc value of each action at the node reached by ``path``."""
@@ -99,8 +111,7 @@ class BallardRules(_common.Rules):
         if arcs is None:
             arcs = list(self.level_arcs[len(path)])
             # A str seed is hashed with SHA-512: same tree in every process.
-            random.Random(
-                f"ballard:{self.seed}:{','.join(map(str, path))}").shuffle(arcs)
+            random.Random(f"ballard:{self.seed}:{','.join(map(str, path))}").shuffle(arcs)
             arcs = tuple(arcs)
             if len(self._perm) >= 2_000_000:
                 self._perm.clear()
@@ -109,13 +120,20 @@ class BallardRules(_common.Rules):
 
     def game(self) -> pyspiel.Game:
         if self._game is None:
-            self._game = pyspiel.load_game(SHORT_NAME, {
-                "n": self.n, "plies": self.plies, "order": self.order,
-                "seed": self.seed, "final_chance": self.final_chance})
+            self._game = pyspiel.load_game(
+                SHORT_NAME,
+                {
+                    "n": self.n,
+                    "plies": self.plies,
+                    "order": self.order,
+                    "seed": self.seed,
+                    "final_chance": self.final_chance,
+                },
+            )
         return self._game
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ballard_rules(n, plies, order, seed, final_chance) -> BallardRules:
     return BallardRules(n, plies, order, seed, final_chance)
 
@@ -126,7 +144,7 @@ class BallardPosition(_common.Position):
     __slots__ = ()
 
     @staticmethod
-    def initial(rules: BallardRules) -> "BallardPosition":
+    def initial(rules: BallardRules) -> BallardPosition:
         return _new(BallardPosition, (rules, (), 0))
 
     def is_terminal(self) -> bool:
@@ -146,7 +164,7 @@ class BallardPosition(_common.Position):
         r = self[0]
         return r.chance if r.players[len(self[1])] == CHANCE else ()
 
-    def child(self, action: int) -> "BallardPosition":
+    def child(self, action: int) -> BallardPosition:
         r, path, v = self
         arcs = r.level_arcs[len(path)] if r.fixed else r.arcs_at(path)
         return _new(BallardPosition, (r, path + (action,), v + arcs[action]))
@@ -157,7 +175,7 @@ class BallardPosition(_common.Position):
             return (v, -v)
         return (0.0, 0.0)
 
-    def to_state(self) -> "BallardState":
+    def to_state(self) -> BallardState:
         """A full pyspiel state for this position (history = the path)."""
         state = self[0].game().new_initial_state()
         for a in self[1]:
@@ -175,20 +193,22 @@ class BallardGame(pyspiel.Game):
         params = dict(params or {})
         _common.check_known(params, _DEFAULT_PARAMS, SHORT_NAME)
         params = {**_DEFAULT_PARAMS, **params}
-        n = _common.check_int("n", params["n"], 2, None, SHORT_NAME,
-                              " (branching factor)")
-        plies = _common.check_int("plies", params["plies"], 1, None,
-                                  SHORT_NAME, " (decision levels)")
-        seed = _common.check_int("seed", params["seed"], -(2**63),
-                                 2**63 - 1, SHORT_NAME)
+        n = _common.check_int("n", params["n"], 2, None, SHORT_NAME, " (branching factor)")
+        plies = _common.check_int(
+            "plies", params["plies"], 1, None, SHORT_NAME, " (decision levels)"
+        )
+        seed = _common.check_int("seed", params["seed"], -(2**63), 2**63 - 1, SHORT_NAME)
         order = params["order"]
         if order not in _ORDERS:
-            raise ValueError(f"{SHORT_NAME}: parameter order={order!r} is not "
-                             f"accepted; accepted: {list(_ORDERS)}")
+            raise ValueError(
+                f"{SHORT_NAME}: parameter order={order!r} is not "
+                f"accepted; accepted: {list(_ORDERS)}"
+            )
         final_chance = params["final_chance"]
         if not isinstance(final_chance, bool):
-            raise ValueError(f"{SHORT_NAME}: parameter final_chance="
-                             f"{final_chance!r} must be a bool (true/false)")
+            raise ValueError(
+                f"{SHORT_NAME}: parameter final_chance={final_chance!r} must be a bool (true/false)"
+            )
         rules = ballard_rules(n, plies, order, seed, final_chance)
         lo, hi = rules.leaf_min, rules.leaf_max
         super().__init__(
@@ -201,9 +221,10 @@ class BallardGame(pyspiel.Game):
                 min_utility=float(min(lo, -hi)),
                 max_utility=float(max(hi, -lo)),
                 utility_sum=0.0,
-                max_game_length=plies),
-            {"n": n, "plies": plies, "order": order, "seed": seed,
-             "final_chance": final_chance})
+                max_game_length=plies,
+            ),
+            {"n": n, "plies": plies, "order": order, "seed": seed, "final_chance": final_chance},
+        )
         self.rules = rules
 
     def leaf_bounds(self) -> tuple[int, int]:
@@ -213,7 +234,7 @@ class BallardGame(pyspiel.Game):
     def new_initial_state(self):
         return BallardState(self, BallardPosition.initial(self.rules))
 
-    def state_from_position(self, position: BallardPosition) -> "BallardState":
+    def state_from_position(self, position: BallardPosition) -> BallardState:
         if position[0] is not self.rules:
             raise ValueError("position belongs to a different ballard_tree")
         return BallardState(self, position)
@@ -224,8 +245,8 @@ class BallardGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         r = self.rules
         return _common.make_observer(
-            functools.partial(BallardObserver, n=r.n, depth=r.depth),
-            iig_obs_type, params)
+            functools.partial(BallardObserver, n=r.n, depth=r.depth), iig_obs_type, params
+        )
 
 
 class BallardState(_common.PositionState):
@@ -240,8 +261,7 @@ class BallardState(_common.PositionState):
 
     def __str__(self):
         r, path, v = self._pos
-        kind = {0: "max", 1: "min", CHANCE: "chance", TERMINAL: "leaf"}[
-            r.players[len(path)]]
+        kind = {0: "max", 1: "min", CHANCE: "chance", TERMINAL: "leaf"}[r.players[len(path)]]
         return f"path={','.join(map(str, path))} value={v} node={kind}"
 
 

@@ -20,21 +20,33 @@ from games._common import CHANCE, TERMINAL
 SHORT_NAME = "chance_tic_tac_toe"
 NO_BLOCK = 9
 _FULL = 0x1FF
-_LINES = tuple(sum(1 << c for c in line) for line in (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
-    (0, 4, 8), (2, 4, 6)))
+_LINES = tuple(
+    sum(1 << c for c in line)
+    for line in (
+        (0, 1, 2),
+        (3, 4, 5),
+        (6, 7, 8),
+        (0, 3, 6),
+        (1, 4, 7),
+        (2, 5, 8),
+        (0, 4, 8),
+        (2, 4, 6),
+    )
+)
 _WINS = tuple(tuple(m for m in _LINES if m >> c & 1) for c in range(9))
 # Tables indexed by the mask of empty squares.
 _LEGAL = tuple(tuple(c for c in range(9) if e >> c & 1) for e in range(512))
 _OUTCOMES = tuple(
-    tuple((c, 0.5 / len(cells)) for c in cells) + ((NO_BLOCK, 0.5),)
-    if cells else () for cells in _LEGAL)
+    tuple((c, 0.5 / len(cells)) for c in cells) + ((NO_BLOCK, 0.5),) if cells else ()
+    for cells in _LEGAL
+)
 _OUTCOME_ACTIONS = tuple(tuple(a for a, _ in out) for out in _OUTCOMES)
 _RETURNS = {1: (1.0, -1.0), -1: (-1.0, 1.0), 0: (0.0, 0.0)}
 _ZERO = (0.0, 0.0)
 
 _GAME_TYPE = _common.two_player_chance_game_type(
-    SHORT_NAME, "Tic-tac-toe with random blocked squares", {})
+    SHORT_NAME, "Tic-tac-toe with random blocked squares", {}
+)
 
 _new = tuple.__new__
 
@@ -49,7 +61,7 @@ class ChanceTTTPosition(_common.Position):
     __slots__ = ()
 
     @staticmethod
-    def initial() -> "ChanceTTTPosition":
+    def initial() -> ChanceTTTPosition:
         return _new(ChanceTTTPosition, (0, 0, 0, 0, 0))
 
     def is_terminal(self) -> bool:
@@ -73,7 +85,7 @@ class ChanceTTTPosition(_common.Position):
         x, o, b, cp, _ = self
         return _OUTCOMES[_FULL & ~(x | o | b)] if cp == CHANCE else ()
 
-    def child(self, action: int) -> "ChanceTTTPosition":
+    def child(self, action: int) -> ChanceTTTPosition:
         x, o, b, cp, nxt = self
         if cp == CHANCE:
             if action == NO_BLOCK:
@@ -99,16 +111,17 @@ class ChanceTTTPosition(_common.Position):
     def returns(self) -> tuple[float, float]:
         return _RETURNS[self[4]] if self[3] == TERMINAL else _ZERO
 
-    def to_state(self) -> "ChanceTTTState":
+    def to_state(self) -> ChanceTTTState:
         """A full pyspiel state for this position (its history is empty)."""
         return _game().state_from_position(self)
 
     def board_string(self) -> str:
         x, o, b = self[0], self[1], self[2]
-        cell = lambda c: ("x" if x >> c & 1 else "o" if o >> c & 1 else
-                          "#" if b >> c & 1 else ".")
-        return "\n".join("".join(cell(3 * r + c) for c in range(3))
-                         for r in range(3))
+
+        def cell(c):
+            return "x" if x >> c & 1 else "o" if o >> c & 1 else "#" if b >> c & 1 else "."
+
+        return "\n".join("".join(cell(3 * r + c) for c in range(3)) for r in range(3))
 
     def status_string(self) -> str:
         cp, nxt = self[3], self[4]
@@ -119,8 +132,7 @@ class ChanceTTTPosition(_common.Position):
         return f"{'xo'[cp]} to move"
 
     @classmethod
-    def from_board(cls, board: str, cp: int, nxt: int = 0
-                   ) -> "ChanceTTTPosition":
+    def from_board(cls, board: str, cp: int, nxt: int = 0) -> ChanceTTTPosition:
         """Builds a position from 3 rows of x, o, # (blocked), . (tests).
 
         Terminal status is *not* recomputed: pass a non-terminal board.
@@ -137,7 +149,7 @@ class ChanceTTTPosition(_common.Position):
         return _new(cls, (masks["x"], masks["o"], masks["#"], cp, nxt))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _game() -> pyspiel.Game:
     return pyspiel.load_game(SHORT_NAME)
 
@@ -156,13 +168,15 @@ class ChanceTTTGame(pyspiel.Game):
                 min_utility=-1.0,
                 max_utility=1.0,
                 utility_sum=0.0,
-                max_game_length=9),
-            {})
+                max_game_length=9,
+            ),
+            {},
+        )
 
     def new_initial_state(self):
         return ChanceTTTState(self, ChanceTTTPosition.initial())
 
-    def state_from_position(self, position) -> "ChanceTTTState":
+    def state_from_position(self, position) -> ChanceTTTState:
         if not isinstance(position, ChanceTTTPosition):
             raise ValueError("expected a ChanceTTTPosition")
         return ChanceTTTState(self, position)
@@ -192,15 +206,13 @@ class ChanceTTTObserver(_common.TensorObserver):
     """Tensor: planes (empty, x, o, blocked), player to move next, chance."""
 
     def __init__(self, params):
-        super().__init__(params, {"board": (4, 3, 3), "player": (2,),
-                                  "chance": (1,)})
+        super().__init__(params, {"board": (4, 3, 3), "player": (2,), "chance": (1,)})
 
     def fill(self, pos):
         x, o, b, cp, nxt = pos
         board = self.dict["board"]
         for c in range(9):
-            plane = (1 if x >> c & 1 else 2 if o >> c & 1 else
-                     3 if b >> c & 1 else 0)
+            plane = 1 if x >> c & 1 else 2 if o >> c & 1 else 3 if b >> c & 1 else 0
             board[plane, c // 3, c % 3] = 1
         if cp >= 0:
             self.dict["player"][cp] = 1

@@ -25,7 +25,8 @@ SHORT_NAME = "dice"
 _DEFAULT_PARAMS = {"n": 5, "k": 4}
 
 _GAME_TYPE = _common.two_player_chance_game_type(
-    SHORT_NAME, "Dice (Hauk): k in a row, line chosen by a die", _DEFAULT_PARAMS)
+    SHORT_NAME, "Dice (Hauk): k in a row, line chosen by a die", _DEFAULT_PARAMS
+)
 
 _new = tuple.__new__
 
@@ -48,8 +49,20 @@ def max_decisions(n: int) -> int:
 class DiceRules(_common.Rules):
     """Precomputed tables for one (n, k); shared by all positions."""
 
-    __slots__ = ("n", "k", "cells", "pass_action", "full", "wins", "windows",
-                 "line_mask", "line_legal", "chance", "actions", "_game")
+    __slots__ = (
+        "n",
+        "k",
+        "cells",
+        "pass_action",
+        "full",
+        "wins",
+        "windows",
+        "line_mask",
+        "line_legal",
+        "chance",
+        "actions",
+        "_game",
+    )
 
     def __init__(self, n: int, k: int):
         self.n, self.k = n, k
@@ -68,17 +81,16 @@ class DiceRules(_common.Rules):
                         windows.append(m)
         # k == 1: every direction gives the same single-cell window.
         self.windows = tuple(sorted(set(windows)))
-        self.wins = tuple(tuple(m for m in self.windows if m >> a & 1)
-                          for a in range(self.cells))
+        self.wins = tuple(tuple(m for m in self.windows if m >> a & 1) for a in range(self.cells))
         # line_mask[p][i]: cells of the line player p rolls with outcome i.
         cols = [[r * n + i for r in range(n)] for i in range(n)]
         rows = [[i * n + c for c in range(n)] for i in range(n)]
         self.line_mask = tuple(
-            tuple(sum(1 << x for x in line) for line in lines)
-            for lines in (cols, rows))
+            tuple(sum(1 << x for x in line) for line in lines) for lines in (cols, rows)
+        )
         self.line_legal = tuple(
-            tuple(_LineTable(line, self.pass_action) for line in lines)
-            for lines in (cols, rows))
+            tuple(_LineTable(line, self.pass_action) for line in lines) for lines in (cols, rows)
+        )
         p = 1.0 / n
         self.chance = tuple((i, p) for i in range(n))
         self.actions = tuple(range(n))
@@ -89,8 +101,7 @@ class DiceRules(_common.Rules):
 
     def game(self) -> pyspiel.Game:
         if self._game is None:
-            self._game = pyspiel.load_game(SHORT_NAME,
-                                           {"n": self.n, "k": self.k})
+            self._game = pyspiel.load_game(SHORT_NAME, {"n": self.n, "k": self.k})
         return self._game
 
 
@@ -105,8 +116,7 @@ class _LineTable(dict):
         self.pass_action = pass_action
 
     def __missing__(self, occ: int) -> tuple[int, ...]:
-        v = tuple(c for c in self.line if not occ >> c & 1) or (
-            self.pass_action,)
+        v = tuple(c for c in self.line if not occ >> c & 1) or (self.pass_action,)
         self[occ] = v
         return v
 
@@ -114,7 +124,7 @@ class _LineTable(dict):
         return (_LineTable, (self.line, self.pass_action))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def dice_rules(n: int, k: int) -> DiceRules:
     return DiceRules(n, k)
 
@@ -135,7 +145,7 @@ class DicePosition(_common.Position):
     __slots__ = ()
 
     @staticmethod
-    def initial(rules: DiceRules) -> "DicePosition":
+    def initial(rules: DiceRules) -> DicePosition:
         return _new(DicePosition, (rules, 0, 0, CHANCE, 0))
 
     def is_terminal(self) -> bool:
@@ -156,7 +166,7 @@ class DicePosition(_common.Position):
     def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
         return self[0].chance if self[3] == CHANCE else ()
 
-    def child(self, action: int) -> "DicePosition":
+    def child(self, action: int) -> DicePosition:
         r, b0, b1, cp, x = self
         if cp == CHANCE:
             return _new(DicePosition, (r, b0, b1, x, action))
@@ -179,7 +189,7 @@ class DicePosition(_common.Position):
     def returns(self) -> tuple[float, float]:
         return _RETURNS[self[4]] if self[3] == TERMINAL else _ZERO
 
-    def to_state(self) -> "DiceState":
+    def to_state(self) -> DiceState:
         """A full pyspiel state for this position (its history is empty)."""
         return self[0].game().state_from_position(self)
 
@@ -189,9 +199,12 @@ class DicePosition(_common.Position):
         n = r.n
         rows = []
         for i in range(n):
-            rows.append("".join(
-                "x" if b0 >> (i * n + j) & 1 else
-                "o" if b1 >> (i * n + j) & 1 else "." for j in range(n)))
+            rows.append(
+                "".join(
+                    "x" if b0 >> (i * n + j) & 1 else "o" if b1 >> (i * n + j) & 1 else "."
+                    for j in range(n)
+                )
+            )
         return "\n".join(rows)
 
     def status_string(self) -> str:
@@ -203,8 +216,7 @@ class DicePosition(_common.Position):
         return f"{'xo'[cp]} to move on {'column' if cp == 0 else 'row'} {x}"
 
     @classmethod
-    def from_board(cls, rules: DiceRules, board: str, cp: int,
-                   x: int) -> "DicePosition":
+    def from_board(cls, rules: DiceRules, board: str, cp: int, x: int) -> DicePosition:
         """Builds a position from rows of 'x', 'o', '.' (tests, analysis).
 
         Terminal status is *not* recomputed: pass a non-terminal board.
@@ -232,10 +244,10 @@ class DiceGame(pyspiel.Game):
         params = dict(params or {})
         _common.check_known(params, _DEFAULT_PARAMS, SHORT_NAME)
         params = {**_DEFAULT_PARAMS, **params}
-        n = _common.check_int("n", params["n"], 2, None, SHORT_NAME,
-                              " (board side)")
-        k = _common.check_int("k", params["k"], 1, n, SHORT_NAME,
-                              " (stones in a row to win; 1 <= k <= n)")
+        n = _common.check_int("n", params["n"], 2, None, SHORT_NAME, " (board side)")
+        k = _common.check_int(
+            "k", params["k"], 1, n, SHORT_NAME, " (stones in a row to win; 1 <= k <= n)"
+        )
         length = max_decisions(n)
         super().__init__(
             _GAME_TYPE,
@@ -246,15 +258,17 @@ class DiceGame(pyspiel.Game):
                 min_utility=-1.0,
                 max_utility=1.0,
                 utility_sum=0.0,
-                max_game_length=length),
-            {"n": n, "k": k})
+                max_game_length=length,
+            ),
+            {"n": n, "k": k},
+        )
         self.rules = dice_rules(n, k)
         self._max_length = length
 
     def new_initial_state(self):
         return DiceState(self, DicePosition.initial(self.rules))
 
-    def state_from_position(self, position: DicePosition) -> "DiceState":
+    def state_from_position(self, position: DicePosition) -> DiceState:
         if position[0] is not self.rules:
             raise ValueError("position belongs to a different dice game")
         return DiceState(self, position)
@@ -264,8 +278,7 @@ class DiceGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         n = self.rules.n
-        return _common.make_observer(
-            functools.partial(DiceObserver, n=n), iig_obs_type, params)
+        return _common.make_observer(functools.partial(DiceObserver, n=n), iig_obs_type, params)
 
 
 class DiceState(_common.PositionState):
@@ -290,8 +303,7 @@ class DiceObserver(_common.TensorObserver):
     """Tensor: board planes (empty, x, o), player to move/roll, chosen line."""
 
     def __init__(self, params, n):
-        super().__init__(params, {"board": (3, n, n), "player": (2,),
-                                  "line": (n,)})
+        super().__init__(params, {"board": (3, n, n), "player": (2,), "line": (n,)})
         self._n = n
 
     def fill(self, pos):
@@ -320,11 +332,15 @@ class DiceEvaluator(_common.PositionEvaluator):
 
     def __init__(self, game):
         super().__init__((-1.0, 1.0))
-        r = game.rules if isinstance(game, DiceGame) else dice_rules(
-            int(game.get_parameters()["n"]), int(game.get_parameters()["k"]))
+        r = (
+            game.rules
+            if isinstance(game, DiceGame)
+            else dice_rules(int(game.get_parameters()["n"]), int(game.get_parameters()["k"]))
+        )
         self._windows = r.windows
-        self._weights = tuple(0.0 if s == 0 else 3.0 ** (s - 1) / 3.0 ** (
-            r.k - 1) for s in range(r.k + 1))
+        self._weights = tuple(
+            0.0 if s == 0 else 3.0 ** (s - 1) / 3.0 ** (r.k - 1) for s in range(r.k + 1)
+        )
         self._cache: dict[tuple[int, int], float] = {}
 
     def value(self, pos):

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pyspiel
 
-DEFAULT_SPECS = ("dice(n=5,k=4)", "chance_tic_tac_toe",
-                 "ballard_tree(n=10,plies=3)")
+DEFAULT_SPECS = ("dice(n=5,k=4)", "chance_tic_tac_toe", "ballard_tree(n=10,plies=3)")
 
 
 def _expand(node, depth: int) -> int:
@@ -67,18 +67,22 @@ def _rate(roots: Sequence[Any], depth: int, seconds: float) -> float:
             return nodes / elapsed
 
 
-def _pick_depth(roots: Sequence[Any], min_nodes: int, max_depth: int = 12
-                ) -> int:
+def _pick_depth(roots: Sequence[Any], min_nodes: int, max_depth: int = 12) -> int:
     depth = 1
     while depth < max_depth and sum(_expand(r, depth) for r in roots) < min_nodes:
         depth += 1
     return depth
 
 
-def measure_speed(specs: Sequence[str] = DEFAULT_SPECS, seconds: float = 1.0,
-                  num_positions: int = 8, sample_plies: int = 8,
-                  reference: str = "pig", seed: int = 0,
-                  verbose: bool = True) -> dict[str, dict[str, float]]:
+def measure_speed(
+    specs: Sequence[str] = DEFAULT_SPECS,
+    seconds: float = 1.0,
+    num_positions: int = 8,
+    sample_plies: int = 8,
+    reference: str = "pig",
+    seed: int = 0,
+    verbose: bool = True,
+) -> dict[str, dict[str, float]]:
     """Nodes/second of full expansion: fast path, wrapper state, reference.
 
     Returns {spec: {"depth", "position_nodes_per_s", "state_nodes_per_s",
@@ -101,18 +105,27 @@ def measure_speed(specs: Sequence[str] = DEFAULT_SPECS, seconds: float = 1.0,
         depth = _pick_depth(positions, 20000)
         pos_rate = _rate(positions, depth, seconds)
         state_rate = _rate(roots, max(1, depth - 1), seconds)
-        results[spec] = {"depth": depth, "position_nodes_per_s": pos_rate,
-                         "state_nodes_per_s": state_rate,
-                         "ratio_to_reference": pos_rate / ref_rate}
+        results[spec] = {
+            "depth": depth,
+            "position_nodes_per_s": pos_rate,
+            "state_nodes_per_s": state_rate,
+            "ratio_to_reference": pos_rate / ref_rate,
+        }
     if verbose:
-        print(f"{'game':32s} {'depth':>5s} {'position n/s':>13s} "
-              f"{'wrapper n/s':>12s} {'vs ' + reference:>8s}")
-        print(f"{reference + ' (C++ states)':32s} {ref_depth:5d} "
-              f"{'':>13s} {ref_rate:12,.0f} {1.0:8.2f}")
+        print(
+            f"{'game':32s} {'depth':>5s} {'position n/s':>13s} "
+            f"{'wrapper n/s':>12s} {'vs ' + reference:>8s}"
+        )
+        print(
+            f"{reference + ' (C++ states)':32s} {ref_depth:5d} "
+            f"{'':>13s} {ref_rate:12,.0f} {1.0:8.2f}"
+        )
         for spec in specs:
             r = results[spec]
-            print(f"{spec:32s} {r['depth']:5d} "
-                  f"{r['position_nodes_per_s']:13,.0f} "
-                  f"{r['state_nodes_per_s']:12,.0f} "
-                  f"{r['ratio_to_reference']:8.2f}")
+            print(
+                f"{spec:32s} {r['depth']:5d} "
+                f"{r['position_nodes_per_s']:13,.0f} "
+                f"{r['state_nodes_per_s']:12,.0f} "
+                f"{r['ratio_to_reference']:8.2f}"
+            )
     return results

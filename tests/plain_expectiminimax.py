@@ -32,9 +32,13 @@ class PlainResult:
         return [a for a, v in self.action_values.items() if abs(v - self.value) <= tol]
 
 
-def plain_expectiminimax(state: Any, depth: int, evaluator: Any,
-                         player: int | None = None,
-                         add_returns_at_leaves: bool = False) -> PlainResult:
+def plain_expectiminimax(
+    state: Any,
+    depth: int,
+    evaluator: Any,
+    player: int | None = None,
+    add_returns_at_leaves: bool = False,
+) -> PlainResult:
     """Exact depth-limited expectiminimax value of ``state`` for ``player``.
 
     ``state`` is a pyspiel.State (only is_terminal, is_chance_node,
@@ -89,8 +93,9 @@ class HashEvaluator:
 
     accepts_positions = False
 
-    def __init__(self, game: Any, bounds: tuple[float, float] | None = None,
-                 levels: int = 0) -> None:
+    def __init__(
+        self, game: Any, bounds: tuple[float, float] | None = None, levels: int = 0
+    ) -> None:
         self.num_players = game.num_players()
         if bounds is None:
             bounds = (game.min_utility(), game.max_utility())
@@ -130,8 +135,9 @@ class CountingEvaluator:
         return self.inner.prior(state)
 
 
-def sample_positions(game: Any, count: int, seed: int, max_moves: int,
-                     player: int | None = None) -> list[Any]:
+def sample_positions(
+    game: Any, count: int, seed: int, max_moves: int, player: int | None = None
+) -> list[Any]:
     """Decision states reached by seeded random play from the initial state.
 
     Each position plays a random number (0..max_moves) of uniformly random

@@ -25,7 +25,8 @@ from __future__ import annotations
 import collections
 import dataclasses
 import random
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -54,14 +55,16 @@ class RandomTree:
         object.__setattr__(self, "nodes", tuple(self.nodes))
         _validate(self)
 
-    def __deepcopy__(self, memo: dict) -> "RandomTree":
+    def __deepcopy__(self, memo: dict) -> RandomTree:
         return self  # immutable; states are deep-copied on every clone
 
     def literal(self) -> str:
         """A Python expression that rebuilds this tree (for bug reports)."""
-        return (f"RandomTree(nodes={self.nodes!r}, num_players={self.num_players}, "
-                f"utility_bounds={self.utility_bounds!r}, "
-                f"eval_bounds={self.eval_bounds!r})")
+        return (
+            f"RandomTree(nodes={self.nodes!r}, num_players={self.num_players}, "
+            f"utility_bounds={self.utility_bounds!r}, "
+            f"eval_bounds={self.eval_bounds!r})"
+        )
 
 
 def _in(v: float, bounds: tuple[float, float]) -> bool:
@@ -116,8 +119,11 @@ def _game_type(num_players: int) -> pyspiel.GameType:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=(pyspiel.GameType.Utility.ZERO_SUM if num_players == 2
-                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        utility=(
+            pyspiel.GameType.Utility.ZERO_SUM
+            if num_players == 2
+            else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=2,
         min_num_players=1,
@@ -125,7 +131,8 @@ def _game_type(num_players: int) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=False,
         provides_observation_tensor=False,
-        parameter_specification={"seed": 0, "players": 2, "fast_path": True})
+        parameter_specification={"seed": 0, "players": 2, "fast_path": True},
+    )
 
 
 def _max_length(nodes: Sequence[Node]) -> int:
@@ -146,17 +153,21 @@ class RandomTreeGame(pyspiel.Game):
     plain pyspiel.State interface.
     """
 
-    def __init__(self, tree: RandomTree | None = None, fast_path: bool = True,
-                 params: dict | None = None) -> None:
+    def __init__(
+        self, tree: RandomTree | None = None, fast_path: bool = True, params: dict | None = None
+    ) -> None:
         params = dict(params or {})
         if tree is None:
-            tree = random_tree(random.Random(int(params.get("seed", 0))),
-                               num_players=int(params.get("players", 2)))
+            tree = random_tree(
+                random.Random(int(params.get("seed", 0))), num_players=int(params.get("players", 2))
+            )
             fast_path = bool(params.get("fast_path", fast_path))
         self.tree = tree
         self.fast_path = fast_path
-        max_actions = max([e[0] + 1 for n in tree.nodes if n[0] != "T"
-                           for e in (n[2] if n[0] == "D" else n[1])] + [1])
+        max_actions = max(
+            [e[0] + 1 for n in tree.nodes if n[0] != "T" for e in (n[2] if n[0] == "D" else n[1])]
+            + [1]
+        )
         max_outcomes = max([e[0] + 1 for n in tree.nodes if n[0] == "C" for e in n[1]] + [1])
         info = pyspiel.GameInfo(
             num_distinct_actions=max_actions,
@@ -165,16 +176,19 @@ class RandomTreeGame(pyspiel.Game):
             min_utility=float(tree.utility_bounds[0]),
             max_utility=float(tree.utility_bounds[1]),
             utility_sum=0.0 if tree.num_players == 2 else None,
-            max_game_length=_max_length(tree.nodes))
-        super().__init__(_game_type(tree.num_players), info,
-                         params or {"seed": 0, "players": tree.num_players,
-                                    "fast_path": fast_path})
+            max_game_length=_max_length(tree.nodes),
+        )
+        super().__init__(
+            _game_type(tree.num_players),
+            info,
+            params or {"seed": 0, "players": tree.num_players, "fast_path": fast_path},
+        )
 
-    def new_initial_state(self) -> "RandomTreeState":
+    def new_initial_state(self) -> RandomTreeState:
         cls = RandomTreeStateFast if self.fast_path else RandomTreeState
         return cls(self, 0)
 
-    def __deepcopy__(self, memo: dict) -> "RandomTreeGame":
+    def __deepcopy__(self, memo: dict) -> RandomTreeGame:
         return self
 
 
@@ -188,8 +202,9 @@ class TreePosition:
         self.node = node
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, TreePosition) and other.node == self.node
-                and other.game is self.game)
+        return (
+            isinstance(other, TreePosition) and other.node == self.node and other.game is self.game
+        )
 
     def __hash__(self) -> int:
         return hash(("tree", self.node))
@@ -197,7 +212,7 @@ class TreePosition:
     def __repr__(self) -> str:
         return f"TreePosition({self.node})"
 
-    def __deepcopy__(self, memo: dict) -> "TreePosition":
+    def __deepcopy__(self, memo: dict) -> TreePosition:
         return self
 
     def _n(self) -> Node:
@@ -231,14 +246,18 @@ class TreePosition:
 
     def child_node(self, action: int) -> int:
         n = self._n()
-        edges = {a: c for a, c in n[2]} if n[0] == "D" else (
-            {o: c for o, _, c in n[1]} if n[0] == "C" else {})
+        edges = (
+            {a: c for a, c in n[2]}
+            if n[0] == "D"
+            else ({o: c for o, _, c in n[1]} if n[0] == "C" else {})
+        )
         if action not in edges:
-            raise ValueError(f"action {action} is not legal at node {self.node}; "
-                             f"legal: {sorted(edges)}")
+            raise ValueError(
+                f"action {action} is not legal at node {self.node}; legal: {sorted(edges)}"
+            )
         return edges[action]
 
-    def child(self, action: int) -> "TreePosition":
+    def child(self, action: int) -> TreePosition:
         return TreePosition(self.game, self.child_node(action))
 
     def returns(self) -> list[float]:
@@ -246,7 +265,7 @@ class TreePosition:
         v = float(n[1]) if n[0] == "T" else 0.0
         return [v] if self.game.tree.num_players == 1 else [v, -v]
 
-    def to_state(self) -> "RandomTreeState":
+    def to_state(self) -> RandomTreeState:
         cls = RandomTreeStateFast if self.game.fast_path else RandomTreeState
         return cls(self.game, self.node)
 
@@ -324,17 +343,25 @@ class StateOnlyTreeEvaluator(TreeEvaluator):
 
     def evaluate(self, state: Any) -> np.ndarray:
         if not isinstance(state, pyspiel.State):
-            raise TypeError(f"StateOnlyTreeEvaluator got {type(state).__name__}, "
-                            "expected a pyspiel.State")
+            raise TypeError(
+                f"StateOnlyTreeEvaluator got {type(state).__name__}, expected a pyspiel.State"
+            )
         return super().evaluate(state)
 
 
-def random_tree(rng: random.Random, *, num_players: int = 2, max_nodes: int = 60,
-                max_level: int = 9, grid: bool = False,
-                utility_bounds: tuple[float, float] | None = None,
-                eval_bounds: tuple[float, float] | None = None,
-                reuse: float = 0.1, max_branching: int = 3,
-                layered: bool = False) -> RandomTree:
+def random_tree(
+    rng: random.Random,
+    *,
+    num_players: int = 2,
+    max_nodes: int = 60,
+    max_level: int = 9,
+    grid: bool = False,
+    utility_bounds: tuple[float, float] | None = None,
+    eval_bounds: tuple[float, float] | None = None,
+    reuse: float = 0.1,
+    max_branching: int = 3,
+    layered: bool = False,
+) -> RandomTree:
     """A seeded random tree with every awkward feature (see module docstring).
 
     ``grid=True`` draws values from a coarse grid so ties (and values equal to
@@ -350,8 +377,10 @@ def random_tree(rng: random.Random, *, num_players: int = 2, max_nodes: int = 60
     if eval_bounds is None:
         eval_bounds = utility_bounds
     # Terminals within both: declared evaluator bounds must cover terminal values.
-    terminal_bounds = (max(utility_bounds[0], eval_bounds[0]),
-                       min(utility_bounds[1], eval_bounds[1]))
+    terminal_bounds = (
+        max(utility_bounds[0], eval_bounds[0]),
+        min(utility_bounds[1], eval_bounds[1]),
+    )
     p_terminal = 0.05 if layered else 0.15
     min_branching = 2 if layered else 1
 
@@ -402,8 +431,10 @@ def random_tree(rng: random.Random, *, num_players: int = 2, max_nodes: int = 60
             outcomes = sorted(rng.sample(range(max_branching + 1), k))
             weights = [rng.randint(1, 6) for _ in outcomes]
             total = sum(weights)
-            edges = tuple((o, w / total, child(idx, level, "C", last_player))
-                          for o, w in zip(outcomes, weights))
+            edges = tuple(
+                (o, w / total, child(idx, level, "C", last_player))
+                for o, w in zip(outcomes, weights)
+            )
             nodes[idx] = ("C", edges, value(eval_bounds))
     return reorder(nodes, num_players, utility_bounds, eval_bounds)
 
@@ -416,9 +447,13 @@ def _children(node: Node) -> list[int]:
     return []
 
 
-def reorder(nodes: Sequence[Node], num_players: int,
-             utility_bounds: tuple[float, float],
-             eval_bounds: tuple[float, float] | None = None, root: int = 0) -> RandomTree:
+def reorder(
+    nodes: Sequence[Node],
+    num_players: int,
+    utility_bounds: tuple[float, float],
+    eval_bounds: tuple[float, float] | None = None,
+    root: int = 0,
+) -> RandomTree:
     """Renumbers the DAG below ``root`` topologically (children after parents).
 
     Nodes not reachable from ``root`` are dropped; ``root`` becomes node 0.
@@ -446,12 +481,14 @@ def reorder(nodes: Sequence[Node], num_players: int,
             out.append(("C", tuple((o, p, new[c]) for o, p, c in n[1]), n[2]))
         else:
             out.append(n)
-    return RandomTree(tuple(out), num_players=num_players, utility_bounds=utility_bounds,
-                      eval_bounds=eval_bounds)
+    return RandomTree(
+        tuple(out), num_players=num_players, utility_bounds=utility_bounds, eval_bounds=eval_bounds
+    )
 
 
-def minimize_tree(tree: RandomTree, fails: Callable[[RandomTree], bool],
-                  root: int = 0, max_checks: int = 5000) -> RandomTree:
+def minimize_tree(
+    tree: RandomTree, fails: Callable[[RandomTree], bool], root: int = 0, max_checks: int = 5000
+) -> RandomTree:
     """Greedily simplifies a failing tree while ``fails`` stays true (for bug reports).
 
     Re-roots at ``root``, then repeatedly tries: a non-terminal node becomes a
@@ -470,22 +507,23 @@ def minimize_tree(tree: RandomTree, fails: Callable[[RandomTree], bool],
             n = t.nodes[i]
             if n[0] != "T" and i != 0:
                 h = min(max(n[-1], terminal_lo), terminal_hi)
-                yield rebuild(t.nodes[:i] + (("T", h),) + t.nodes[i + 1:])
+                yield rebuild(t.nodes[:i] + (("T", h),) + t.nodes[i + 1 :])
             edges = n[2] if n[0] == "D" else (n[1] if n[0] == "C" else ())
             for j in range(len(edges)) if len(edges) > 1 else ():
-                rest = edges[:j] + edges[j + 1:]
+                rest = edges[:j] + edges[j + 1 :]
                 if n[0] == "D":
                     new = ("D", n[1], rest, n[3])
                 else:
                     total = sum(p for _, p, _ in rest)
                     new = ("C", tuple((o, p / total, c) for o, p, c in rest), n[2])
-                yield rebuild(t.nodes[:i] + (new,) + t.nodes[i + 1:])
+                yield rebuild(t.nodes[:i] + (new,) + t.nodes[i + 1 :])
             value_at = 1 if n[0] == "T" else len(n) - 1
             lo, hi = (terminal_lo, terminal_hi) if n[0] == "T" else tree.eval_bounds
             simple = 0.0 if lo <= 0.0 <= hi else lo  # one target value: no cycles
             if n[value_at] != simple:
-                yield rebuild(t.nodes[:i] + (n[:value_at] + (simple,) + n[value_at + 1:],)
-                              + t.nodes[i + 1:])
+                yield rebuild(
+                    t.nodes[:i] + (n[:value_at] + (simple,) + n[value_at + 1 :],) + t.nodes[i + 1 :]
+                )
 
     current = rebuild(tree.nodes, root)
     if not fails(current):
@@ -522,8 +560,12 @@ def register() -> None:
 register()
 
 
-def tree_strategy(num_players: int | None = None, max_nodes: int = 60,
-                  max_level: int = 8, eval_bounds: str = "same"):
+def tree_strategy(
+    num_players: int | None = None,
+    max_nodes: int = 60,
+    max_level: int = 8,
+    eval_bounds: str = "same",
+):
     """Hypothesis strategy for RandomTree (shrinks towards small trees).
 
     ``eval_bounds``: "same" (evaluator bounds = utility bounds), or "mixed"
@@ -570,14 +612,16 @@ def tree_strategy(num_players: int | None = None, max_nodes: int = 60,
             elif kind == "D":
                 player = 0 if players == 1 else draw(st.integers(0, 1))
                 k = draw(st.sampled_from([1, 2, 3, 4]))
-                actions = sorted(draw(st.lists(st.integers(0, 5), min_size=k, max_size=k,
-                                               unique=True)))
+                actions = sorted(
+                    draw(st.lists(st.integers(0, 5), min_size=k, max_size=k, unique=True))
+                )
                 edges = tuple((a, child(level)) for a in actions)
                 nodes[idx] = ("D", player, edges, value(eb))
             else:
                 k = draw(st.sampled_from([1, 2, 3, 4]))
-                outcomes = sorted(draw(st.lists(st.integers(0, 4), min_size=k, max_size=k,
-                                                unique=True)))
+                outcomes = sorted(
+                    draw(st.lists(st.integers(0, 4), min_size=k, max_size=k, unique=True))
+                )
                 weights = [draw(st.integers(1, 20)) for _ in outcomes]
                 total = sum(weights)
                 edges = tuple((o, w / total, child(level)) for o, w in zip(outcomes, weights))
@@ -604,9 +648,16 @@ def tree_strategy(num_players: int | None = None, max_nodes: int = 60,
             scale = draw(st.sampled_from([0.5, 2.0]))
             mid, half = (ub[0] + ub[1]) / 2, (ub[1] - ub[0]) / 2
             eb = (mid - scale * half, mid + scale * half)
-        return random_tree(random.Random(draw(st.integers(0, 2**32))), num_players=players,
-                           max_nodes=2 * max_nodes, grid=draw(st.booleans()),
-                           utility_bounds=ub, eval_bounds=eb, reuse=0.25, max_branching=4,
-                           layered=draw(st.booleans()))
+        return random_tree(
+            random.Random(draw(st.integers(0, 2**32))),
+            num_players=players,
+            max_nodes=2 * max_nodes,
+            grid=draw(st.booleans()),
+            utility_bounds=ub,
+            eval_bounds=eb,
+            reuse=0.25,
+            max_branching=4,
+            layered=draw(st.booleans()),
+        )
 
     return st.one_of(build_tree(), seeded_tree())

@@ -8,7 +8,9 @@ import os
 import pytest
 from open_spiel.python.algorithms import minimax
 
-from experiments import benchmark, benchmark_core as core, benchmark_report as report
+from experiments import benchmark
+from experiments import benchmark_core as core
+from experiments import benchmark_report as report
 
 
 class _Flags:
@@ -36,10 +38,17 @@ class _Flags:
 
 
 def _tiny_config():
-    return benchmark.resolve_config(_Flags(
-        games="pig,dice(n=5,k=4)", depths="pig:1-2;1", positions="1",
-        overrun_games="pig", overrun_moves=3, nps="dice(n=5,k=4):1;pig:1",
-        nps_positions=1))
+    return benchmark.resolve_config(
+        _Flags(
+            games="pig,dice(n=5,k=4)",
+            depths="pig:1-2;1",
+            positions="1",
+            overrun_games="pig",
+            overrun_moves=3,
+            nps="dice(n=5,k=4):1;pig:1",
+            nps_positions=1,
+        )
+    )
 
 
 def test_tiny_run_structure_and_resume(tmp_path):
@@ -48,15 +57,20 @@ def test_tiny_run_structure_and_resume(tmp_path):
     summary = benchmark.run(config, out, log=lambda *a: None)
 
     rows = summary["fixed"]
-    assert [(r["game"], r["depth"]) for r in rows] == [
-        ("pig", 1), ("pig", 2), ("dice(n=5,k=4)", 1)]
+    assert [(r["game"], r["depth"]) for r in rows] == [("pig", 1), ("pig", 2), ("dice(n=5,k=4)", 1)]
     for row in rows:
         assert set(row["ours"]) == set(core.ALGORITHM_LABELS)
         assert row["all_agree"]
         assert row["openspiel"]["nodes"] >= 1 and row["openspiel"]["seconds"] > 0
         for side in row["ours"].values():
-            assert {"nodes", "evaluations", "seconds", "wall_seconds", "nodes_per_second",
-                    "agree"} <= set(side)
+            assert {
+                "nodes",
+                "evaluations",
+                "seconds",
+                "wall_seconds",
+                "nodes_per_second",
+                "agree",
+            } <= set(side)
         assert {"speedup_star2_tt", "cost_per_node_ratio"} <= set(row)
 
     (overrun_game, overrun_all) = summary["overrun"]
@@ -65,8 +79,11 @@ def test_tiny_run_structure_and_resume(tmp_path):
     assert {"max_s", "p95_s", "over_tolerance", "max_cpu_s", "max_gc_s"} <= set(overrun_all)
 
     assert {(r["game"], r["algorithm"]) for r in summary["nps"]} == {
-        ("dice(n=5,k=4)", "star2"), ("dice(n=5,k=4)", "star2+tt"), ("pig", "star2"),
-        ("pig", "star2+tt")}
+        ("dice(n=5,k=4)", "star2"),
+        ("dice(n=5,k=4)", "star2+tt"),
+        ("pig", "star2"),
+        ("pig", "star2+tt"),
+    }
     names = " ".join(h["name"] for h in summary["headlines"])
     assert "cost per node" in names and "time-limited" in names and "nodes/s" in names
 

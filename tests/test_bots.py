@@ -25,224 +25,269 @@ GAMES_IN_SCOPE = [
     "dice(n=4,k=3)",
     "chance_tic_tac_toe",
 ]
-SEARCH_SPECS = ["expectiminimax(time_limit=0.01)", "star1(time_limit=0.01)",
-                "star2(time_limit=0.01)", "star2(time_limit=0.01,tt_size=0)"]
+SEARCH_SPECS = [
+    "expectiminimax(time_limit=0.01)",
+    "star1(time_limit=0.01)",
+    "star2(time_limit=0.01)",
+    "star2(time_limit=0.01,tt_size=0)",
+]
 OTHER_SPECS = ["mcts(max_simulations=20,seed=1)", "random(seed=3)"]
 
 
 def _play(game: pyspiel.Game, spec: str, seed: int) -> list[float]:
-  """One whole game: the bot in seat 0 against a random bot, through pyspiel."""
-  players = [bots.make_bot(spec, game, 0)]
-  if game.num_players() == 2:
-    players.append(bots.make_bot(f"random(seed={seed})", game, 1))
-  returns = pyspiel.evaluate_bots(game.new_initial_state(), players, seed)
-  return list(returns)
+    """One whole game: the bot in seat 0 against a random bot, through pyspiel."""
+    players = [bots.make_bot(spec, game, 0)]
+    if game.num_players() == 2:
+        players.append(bots.make_bot(f"random(seed={seed})", game, 1))
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), players, seed)
+    return list(returns)
 
 
 @pytest.mark.parametrize("game_string", GAMES_IN_SCOPE)
 @pytest.mark.parametrize("spec", SEARCH_SPECS + OTHER_SPECS)
 def test_every_bot_plays_whole_games(game_string, spec):
-  game = pyspiel.load_game(game_string)
-  if spec.startswith("mcts") and game.get_type().reward_model == \
-      pyspiel.GameType.RewardModel.REWARDS:
-    with pytest.raises(ValueError, match="intermediate rewards"):
-      bots.make_bot(spec, game, 0)
-    return
-  returns = _play(game, spec, seed=7)
-  assert len(returns) == game.num_players()
-  if game.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL:
-    # (2048's max_utility is the score of one max tile, not a bound on returns.)
-    assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+    game = pyspiel.load_game(game_string)
+    if (
+        spec.startswith("mcts")
+        and game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
+    ):
+        with pytest.raises(ValueError, match="intermediate rewards"):
+            bots.make_bot(spec, game, 0)
+        return
+    returns = _play(game, spec, seed=7)
+    assert len(returns) == game.num_players()
+    if game.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL:
+        # (2048's max_utility is the score of one max tile, not a bound on returns.)
+        assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
 
 
 def test_search_bot_in_python_evaluate_bots_records_statistics():
-  game = pyspiel.load_game("pig(winscore=15)")
-  star2 = bots.make_bot("star2(max_depth=2)", game, 0)
-  opponent = bots.make_bot("expectiminimax(max_depth=2)", game, 1)
-  returns = python_evaluate_bots.evaluate_bots(
-      game.new_initial_state(), [star2, opponent], np.random.RandomState(0))
-  assert sorted(returns) == [-1.0, 1.0]
-  stats = star2.last_search
-  for key in ("value", "action", "depth", "time", "nodes", "evaluations",
-              "probe_nodes", "tt_hits", "cutoffs_alpha_beta", "cutoffs_star1",
-              "cutoffs_star2_probe", "cutoffs_probcut", "leaves"):
-    assert key in stats, key
-  assert stats["depth"] == 2 and stats["completed"]
-  assert stats["nodes"] >= stats["leaves"] >= 1
+    game = pyspiel.load_game("pig(winscore=15)")
+    star2 = bots.make_bot("star2(max_depth=2)", game, 0)
+    opponent = bots.make_bot("expectiminimax(max_depth=2)", game, 1)
+    returns = python_evaluate_bots.evaluate_bots(
+        game.new_initial_state(), [star2, opponent], np.random.RandomState(0)
+    )
+    assert sorted(returns) == [-1.0, 1.0]
+    stats = star2.last_search
+    for key in (
+        "value",
+        "action",
+        "depth",
+        "time",
+        "nodes",
+        "evaluations",
+        "probe_nodes",
+        "tt_hits",
+        "cutoffs_alpha_beta",
+        "cutoffs_star1",
+        "cutoffs_star2_probe",
+        "cutoffs_probcut",
+        "leaves",
+    ):
+        assert key in stats, key
+    assert stats["depth"] == 2 and stats["completed"]
+    assert stats["nodes"] >= stats["leaves"] >= 1
 
 
 def test_bot_protocol_matches_openspiel_bots():
-  game = pyspiel.load_game("pig(winscore=15)")
-  bot = bots.make_bot("star2(max_depth=2)", game, 0)
-  assert isinstance(bot, pyspiel.Bot) and isinstance(bot, SearchBot)
-  state = game.new_initial_state()
-  assert bot.provides_policy()
-  policy, action = bot.step_with_policy(state)
-  assert policy == [(action, 1.0)] and action in state.legal_actions()
-  bot.restart_at(state)
-  bot.inform_action(state, 0, action)
-  assert bot.player_id() == 0
-  with pytest.raises(ValueError, match="player 0"):
-    bots.make_bot("star2(max_depth=1)", game, 1).step(state)
+    game = pyspiel.load_game("pig(winscore=15)")
+    bot = bots.make_bot("star2(max_depth=2)", game, 0)
+    assert isinstance(bot, pyspiel.Bot) and isinstance(bot, SearchBot)
+    state = game.new_initial_state()
+    assert bot.provides_policy()
+    policy, action = bot.step_with_policy(state)
+    assert policy == [(action, 1.0)] and action in state.legal_actions()
+    bot.restart_at(state)
+    bot.inform_action(state, 0, action)
+    assert bot.player_id() == 0
+    with pytest.raises(ValueError, match="player 0"):
+        bots.make_bot("star2(max_depth=1)", game, 1).step(state)
 
 
 def test_time_limited_search_returns_in_time_when_depth_one_cannot_finish():
-  game = pyspiel.load_game("yacht")
-  state = game.new_initial_state()
-  while state.is_chance_node():
-    state.apply_action(state.chance_outcomes()[0][0])
-  # Depth 1 from a roll decision enumerates 7,776 dice outcomes per move.
-  bot = bots.make_bot("star2(time_limit=0.05)", game, state.current_player())
-  action = bot.step(state)
-  assert action in state.legal_actions()
-  assert bot.last_search["time"] < 0.05 + 0.005 + 0.02 + 0.5  # generous: shared machine
+    game = pyspiel.load_game("yacht")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    # Depth 1 from a roll decision enumerates 7,776 dice outcomes per move.
+    bot = bots.make_bot("star2(time_limit=0.05)", game, state.current_player())
+    action = bot.step(state)
+    assert action in state.legal_actions()
+    assert bot.last_search["time"] < 0.05 + 0.005 + 0.02 + 0.5  # generous: shared machine
 
 
 def test_fixed_depth_is_deterministic_and_reports_depth():
-  game = pyspiel.load_game("backgammon")
-  state = game.new_initial_state()
-  state.apply_action(state.chance_outcomes()[3][0])
-  first = bots.make_bot("star2(max_depth=1)", game, state.current_player())
-  second = bots.make_bot("star2(max_depth=1)", game, state.current_player())
-  assert first.step(state) == second.step(state)
-  assert first.last_search == {**second.last_search, "time": first.last_search["time"],
-                               "iterations": first.last_search["iterations"]}
-  assert first.last_search["depth"] == 1
+    game = pyspiel.load_game("backgammon")
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[3][0])
+    first = bots.make_bot("star2(max_depth=1)", game, state.current_player())
+    second = bots.make_bot("star2(max_depth=1)", game, state.current_player())
+    assert first.step(state) == second.step(state)
+    assert first.last_search == {
+        **second.last_search,
+        "time": first.last_search["time"],
+        "iterations": first.last_search["iterations"],
+    }
+    assert first.last_search["depth"] == 1
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("alphazero", "unknown bot 'alphazero'; accepted: expectiminimax"),
-    ("star2(depth=3)", "unknown parameter\\(s\\) depth for bot 'star2'; accepted:"),
-    ("star2(max_depth=-1)", "max_depth must be an integer >= 1"),
-    ("star2(max_depth=0)", "max_depth must be an integer >= 1"),
-    ("star2(time_limit=-0.5)", "time_limit must be a number >= 0"),
-    ("star2(time_limit=0)", "time_limit must be > 0"),
-    ("star2(tt_size=-3)", "tt_size must be an integer >= 0"),
-    ("star2(evaluator=nonsense)", "nonsense"),
-    ("star2(max_depth=2", "must end with"),
-    ("mcts(max_simulations=0)", "max_simulations must be an integer >= 1"),
-    ("random(max_depth=2)", "unknown parameter\\(s\\) max_depth for bot 'random'"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("alphazero", "unknown bot 'alphazero'; accepted: expectiminimax"),
+        ("star2(depth=3)", "unknown parameter\\(s\\) depth for bot 'star2'; accepted:"),
+        ("star2(max_depth=-1)", "max_depth must be an integer >= 1"),
+        ("star2(max_depth=0)", "max_depth must be an integer >= 1"),
+        ("star2(time_limit=-0.5)", "time_limit must be a number >= 0"),
+        ("star2(time_limit=0)", "time_limit must be > 0"),
+        ("star2(tt_size=-3)", "tt_size must be an integer >= 0"),
+        ("star2(evaluator=nonsense)", "nonsense"),
+        ("star2(max_depth=2", "must end with"),
+        ("mcts(max_simulations=0)", "max_simulations must be an integer >= 1"),
+        ("random(max_depth=2)", "unknown parameter\\(s\\) max_depth for bot 'random'"),
+    ],
+)
 def test_bad_specs_are_clear_errors(spec, message):
-  with pytest.raises(ValueError, match=message):
-    bots.make_bot(spec, pyspiel.load_game("pig"), 0)
+    with pytest.raises(ValueError, match=message):
+        bots.make_bot(spec, pyspiel.load_game("pig"), 0)
 
 
-@pytest.mark.parametrize("game_string, reason", [
-    ("kuhn_poker", "imperfect information"),
-    ("goofspiel(num_cards=3)", "simultaneous moves"),
-    ("pig(players=3)", "3 players"),
-    ("matrix_pd", "simultaneous moves"),
-])
+@pytest.mark.parametrize(
+    "game_string, reason",
+    [
+        ("kuhn_poker", "imperfect information"),
+        ("goofspiel(num_cards=3)", "simultaneous moves"),
+        ("pig(players=3)", "3 players"),
+        ("matrix_pd", "simultaneous moves"),
+    ],
+)
 def test_unsupported_games_are_refused_with_the_reason(game_string, reason):
-  game = pyspiel.load_game(game_string)
-  with pytest.raises(ValueError, match=reason) as error:
-    bots.make_bot("star2", game, 0)
-  assert str(game) in str(error.value)
+    game = pyspiel.load_game(game_string)
+    with pytest.raises(ValueError, match=reason) as error:
+        bots.make_bot("star2", game, 0)
+    assert str(game) in str(error.value)
 
 
 class _GeneralSumState(pyspiel.State):
-  def __init__(self, game):
-    super().__init__(game)
-    self._done = False
+    def __init__(self, game):
+        super().__init__(game)
+        self._done = False
 
-  def current_player(self):
-    return pyspiel.PlayerId.TERMINAL if self._done else 0
+    def current_player(self):
+        return pyspiel.PlayerId.TERMINAL if self._done else 0
 
-  def _legal_actions(self, player):
-    return [0]
+    def _legal_actions(self, player):
+        return [0]
 
-  def _apply_action(self, action):
-    self._done = True
+    def _apply_action(self, action):
+        self._done = True
 
-  def is_terminal(self):
-    return self._done
+    def is_terminal(self):
+        return self._done
 
-  def returns(self):
-    return [1.0, 1.0] if self._done else [0.0, 0.0]
+    def returns(self):
+        return [1.0, 1.0] if self._done else [0.0, 0.0]
 
-  def __str__(self):
-    return str(self._done)
+    def __str__(self):
+        return str(self._done)
 
 
 class _GeneralSumGame(pyspiel.Game):
-  """Two players who both win: the smallest two-player general-sum game."""
+    """Two players who both win: the smallest two-player general-sum game."""
 
-  TYPE = pyspiel.GameType(
-      short_name="starspiel_test_general_sum", long_name="general sum test",
-      dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-      chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-      information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-      utility=pyspiel.GameType.Utility.GENERAL_SUM,
-      reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-      max_num_players=2, min_num_players=2, provides_information_state_string=False,
-      provides_information_state_tensor=False, provides_observation_string=False,
-      provides_observation_tensor=False, parameter_specification={})
+    TYPE = pyspiel.GameType(
+        short_name="starspiel_test_general_sum",
+        long_name="general sum test",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=False,
+        provides_observation_tensor=False,
+        parameter_specification={},
+    )
 
-  def __init__(self, params=None):
-    super().__init__(self.TYPE, pyspiel.GameInfo(
-        num_distinct_actions=1, max_chance_outcomes=0, num_players=2,
-        min_utility=0.0, max_utility=1.0, max_game_length=1), params or {})
+    def __init__(self, params=None):
+        super().__init__(
+            self.TYPE,
+            pyspiel.GameInfo(
+                num_distinct_actions=1,
+                max_chance_outcomes=0,
+                num_players=2,
+                min_utility=0.0,
+                max_utility=1.0,
+                max_game_length=1,
+            ),
+            params or {},
+        )
 
-  def new_initial_state(self):
-    return _GeneralSumState(self)
+    def new_initial_state(self):
+        return _GeneralSumState(self)
 
 
 def test_two_player_general_sum_is_refused():
-  game = _GeneralSumGame()
-  with pytest.raises(ValueError, match="two-player general-sum"):
-    bots.make_bot("star2", game, 0)
+    game = _GeneralSumGame()
+    with pytest.raises(ValueError, match="two-player general-sum"):
+        bots.make_bot("star2", game, 0)
 
 
 def test_bad_player_id():
-  with pytest.raises(ValueError, match="player_id must be in 0..1"):
-    bots.make_bot("star2", pyspiel.load_game("pig"), 2)
+    with pytest.raises(ValueError, match="player_id must be in 0..1"):
+        bots.make_bot("star2", pyspiel.load_game("pig"), 2)
 
 
 def test_overrides_beat_spec_and_accept_objects():
-  game = pyspiel.load_game("pig(winscore=15)")
+    game = pyspiel.load_game("pig(winscore=15)")
 
-  class Half:
-    bounds = (-1.0, 1.0)
+    class Half:
+        bounds = (-1.0, 1.0)
 
-    def evaluate(self, state):
-      return [0.5, -0.5] if not state.is_terminal() else state.returns()
+        def evaluate(self, state):
+            return [0.5, -0.5] if not state.is_terminal() else state.returns()
 
-    def prior(self, state):
-      return []
+        def prior(self, state):
+            return []
 
-  bot = bots.make_bot("star2(max_depth=5)", game, 0, max_depth=1, evaluator=Half())
-  bot.step(game.new_initial_state())
-  assert bot.last_search["depth"] == 1
+    bot = bots.make_bot("star2(max_depth=5)", game, 0, max_depth=1, evaluator=Half())
+    bot.step(game.new_initial_state())
+    assert bot.last_search["depth"] == 1
 
 
 def test_parse_spec_nested_values():
-  assert parse_spec("star2(evaluator=rollout(n=3),max_depth=2,time_limit=none)") == (
-      "star2", {"evaluator": "rollout(n=3)", "max_depth": 2, "time_limit": None})
+    assert parse_spec("star2(evaluator=rollout(n=3),max_depth=2,time_limit=none)") == (
+        "star2",
+        {"evaluator": "rollout(n=3)", "max_depth": 2, "time_limit": None},
+    )
 
 
 def test_persistent_table_tells_mid_game_python_states_apart():
-  """Regression: states a Python game builds mid-game share a short history.
+    """Regression: states a Python game builds mid-game share a short history.
 
-  The bot's table outlives a move; keyed by history alone, two different
-  roots built by ``to_state()`` (both with an empty history) collided.
-  """
-  import random
+    The bot's table outlives a move; keyed by history alone, two different
+    roots built by ``to_state()`` (both with an empty history) collided.
+    """
+    import random
 
-  from plain_expectiminimax import plain_expectiminimax
-  from random_tree_game import RandomTreeGame, TreeEvaluator, TreePosition, random_tree
+    from plain_expectiminimax import plain_expectiminimax
+    from random_tree_game import RandomTreeGame, TreeEvaluator, TreePosition, random_tree
 
-  failures = []
-  for seed in range(40):
-    tree = random_tree(random.Random(seed))
-    game = RandomTreeGame(tree, fast_path=False)
-    evaluator = TreeEvaluator(game)
-    roots = [i for i, node in enumerate(tree.nodes) if node[0] == "D" and node[1] == 0][:4]
-    bot = bots.make_bot("star1(max_depth=2)", game, 0, evaluator=evaluator, tt_size=3)
-    for root in roots:
-      state = TreePosition(game, root).to_state()
-      expected = plain_expectiminimax(state, 2, evaluator, 0).value
-      bot.step(state)
-      if abs(bot.last_search["value"] - expected) > 1e-9:
-        failures.append((seed, root))
-  assert failures == []
+    failures = []
+    for seed in range(40):
+        tree = random_tree(random.Random(seed))
+        game = RandomTreeGame(tree, fast_path=False)
+        evaluator = TreeEvaluator(game)
+        roots = [i for i, node in enumerate(tree.nodes) if node[0] == "D" and node[1] == 0][:4]
+        bot = bots.make_bot("star1(max_depth=2)", game, 0, evaluator=evaluator, tt_size=3)
+        for root in roots:
+            state = TreePosition(game, root).to_state()
+            expected = plain_expectiminimax(state, 2, evaluator, 0).value
+            bot.step(state)
+            if abs(bot.last_search["value"] - expected) > 1e-9:
+                failures.append((seed, root))
+    assert failures == []

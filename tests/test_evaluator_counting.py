@@ -13,19 +13,32 @@ import random
 
 import pyspiel
 import pytest
+from plain_expectiminimax import (
+    CountingEvaluator,
+    HashEvaluator,
+    plain_expectiminimax,
+    sample_positions,
+)
+from random_tree_game import (
+    RandomTree,
+    RandomTreeGame,
+    StateOnlyTreeEvaluator,
+    TreeEvaluator,
+    random_tree,
+)
 
 import bots
 from bots.search import ProbCutModel, ProbCutSettings, search
-from plain_expectiminimax import (CountingEvaluator, HashEvaluator, plain_expectiminimax,
-                                  sample_positions)
-from random_tree_game import (RandomTree, RandomTreeGame, StateOnlyTreeEvaluator,
-                              TreeEvaluator, random_tree)
 
-CONFIGS = [(alg, tt) for alg in ("expectiminimax", "star1", "star2", "chanceprobcut")
-           for tt in (0, 100_000)]
+CONFIGS = [
+    (alg, tt)
+    for alg in ("expectiminimax", "star1", "star2", "chanceprobcut")
+    for tt in (0, 100_000)
+]
 # A crude but valid model: ChanceProbCut is not exact, but must count honestly.
-PROBCUT = ProbCutSettings(reduction=1, t=1.0,
-                          models={d: ProbCutModel(a=1.0, b=0.0, sigma=0.1) for d in (1, 2, 3)})
+PROBCUT = ProbCutSettings(
+    reduction=1, t=1.0, models={d: ProbCutModel(a=1.0, b=0.0, sigma=0.1) for d in (1, 2, 3)}
+)
 
 
 def _evaluator(game: pyspiel.Game):
@@ -37,34 +50,49 @@ def _evaluator(game: pyspiel.Game):
 def _cases():
     """(label, game, evaluator, depth, states)."""
     out = []
-    for name, depth, count in [("pig", 3, 4), ("einstein_wurfelt_nicht", 2, 3),
-                               ("2048", 2, 2), ("backgammon", 1, 2)]:
+    for name, depth, count in [
+        ("pig", 3, 4),
+        ("einstein_wurfelt_nicht", 2, 3),
+        ("2048", 2, 2),
+        ("backgammon", 1, 2),
+    ]:
         game = pyspiel.load_game(name)
-        out.append((name, game, _evaluator(game), depth,
-                    sample_positions(game, count, 21, 30)))
+        out.append((name, game, _evaluator(game), depth, sample_positions(game, count, 21, 30)))
     for players in (2, 1):
         for fast, positions in [(True, True), (True, False), (False, True)]:
             tree = random_tree(random.Random(players * 10 + fast), num_players=players)
             game = RandomTreeGame(tree, fast_path=fast)
             ev = TreeEvaluator(game) if positions else StateOnlyTreeEvaluator(game)
-            out.append((f"tree players={players} fast_path={fast} "
-                        f"accepts_positions={positions}", game, ev, 3,
-                        sample_positions(game, 3, 5, 3)))
+            out.append(
+                (
+                    f"tree players={players} fast_path={fast} accepts_positions={positions}",
+                    game,
+                    ev,
+                    3,
+                    sample_positions(game, 3, 5, 3),
+                )
+            )
     return out
 
 
 CASES = _cases()
 
 
-@pytest.mark.parametrize("label,game,evaluator,depth,states", CASES,
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("label,game,evaluator,depth,states", CASES, ids=[c[0] for c in CASES])
 def test_search_counts_every_evaluator_call(label, game, evaluator, depth, states):
     for state in states:
         plain = plain_expectiminimax(state, depth, evaluator)
         for algorithm, tt_size in CONFIGS:
             counting = CountingEvaluator(evaluator)
-            res = search(game, state, algorithm, depth, evaluator=counting, tt_size=tt_size,
-                         probcut=PROBCUT if algorithm == "chanceprobcut" else None)
+            res = search(
+                game,
+                state,
+                algorithm,
+                depth,
+                evaluator=counting,
+                tt_size=tt_size,
+                probcut=PROBCUT if algorithm == "chanceprobcut" else None,
+            )
             where = f"{label} {algorithm} tt_size={tt_size} depth={depth}"
             assert res.stats["evaluations"] == counting.calls, where
             assert res.stats["leaves"] >= res.stats["evaluations"], where
@@ -74,8 +102,9 @@ def test_search_counts_every_evaluator_call(label, game, evaluator, depth, state
 
 
 def test_counting_proxy_keeps_evaluator_attributes():
-    game = RandomTreeGame(RandomTree(nodes=(("D", 0, ((0, 1),), 0.0), ("T", 1.0)),
-                                     eval_bounds=(-0.5, 0.5)))
+    game = RandomTreeGame(
+        RandomTree(nodes=(("D", 0, ((0, 1),), 0.0), ("T", 1.0)), eval_bounds=(-0.5, 0.5))
+    )
     proxy = CountingEvaluator(TreeEvaluator(game))
     assert proxy.bounds == (-0.5, 0.5) and proxy.accepts_positions is True
     assert CountingEvaluator(StateOnlyTreeEvaluator(game)).accepts_positions is False
@@ -87,8 +116,11 @@ def test_bot_counts_every_evaluator_call(algorithm, time_limit):
     """Fixed depth and iterative deepening (evaluations summed over iterations)."""
     game = pyspiel.load_game("pig")
     counting = CountingEvaluator(_evaluator(game))
-    spec = f"{algorithm}(max_depth=3)" if time_limit is None else \
-        f"{algorithm}(time_limit={time_limit})"
+    spec = (
+        f"{algorithm}(max_depth=3)"
+        if time_limit is None
+        else f"{algorithm}(time_limit={time_limit})"
+    )
     for state in sample_positions(game, 4, 9, 40):
         bot = bots.make_bot(spec, game, state.current_player(), evaluator=counting)
         before = counting.calls
@@ -115,10 +147,10 @@ def test_leaf_value_outside_declared_bounds_is_an_error():
 
 def test_terminal_value_outside_declared_bounds_is_an_error():
     """Declared bounds cover terminal values too (bots/evaluators.py contract)."""
-    tree = RandomTree(nodes=(("D", 0, ((0, 1), (1, 2)), 0.0), ("T", 1.0), ("T", 0.0)),
-                      eval_bounds=(-0.5, 0.5))
+    tree = RandomTree(
+        nodes=(("D", 0, ((0, 1), (1, 2)), 0.0), ("T", 1.0), ("T", 0.0)), eval_bounds=(-0.5, 0.5)
+    )
     game = RandomTreeGame(tree)
     for algorithm in ("expectiminimax", "star1", "star2"):
         with pytest.raises(ValueError):
-            search(game, game.new_initial_state(), algorithm, 2,
-                   evaluator=TreeEvaluator(game))
+            search(game, game.new_initial_state(), algorithm, 2, evaluator=TreeEvaluator(game))

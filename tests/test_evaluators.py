@@ -50,8 +50,7 @@ def _random_games(game, n_games: int, seed: int, max_moves: int = 3000):
         while not s.is_terminal() and moves < max_moves:
             if s.is_chance_node():
                 outcomes = s.chance_outcomes()
-                s.apply_action(rng.choices([a for a, _ in outcomes],
-                                           [p for _, p in outcomes])[0])
+                s.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
             else:
                 s.apply_action(rng.choice(s.legal_actions()))
             moves += 1
@@ -96,7 +95,7 @@ def test_values_within_bounds_on_random_games(name, params):
 def test_prior_is_a_distribution(name, params):
     game = pyspiel.load_game(name, params)
     evaluator = ev.default_evaluator(game)
-    for i, state in enumerate(_random_games(game, n_games=1, seed=3, max_moves=60)):
+    for _i, state in enumerate(_random_games(game, n_games=1, seed=3, max_moves=60)):
         if state.is_terminal():
             continue
         prior = evaluator.prior(state)
@@ -115,12 +114,16 @@ def test_backgammon_features_match_board_accessor():
             continue
         x = [state.board(0, p) for p in range(24)]
         o = [state.board(1, p) for p in range(24)]
-        obs = state.observation_tensor(0)   # bar and borne-off counts
+        obs = state.observation_tensor(0)  # bar and borne-off counts
         expected = [
             sum(c * (24 - p) for p, c in enumerate(x)) + 25 * obs[192],
             sum(c * (p + 1) for p, c in enumerate(o)) + 25 * obs[195],
-            x.count(1), o.count(1), obs[193], obs[196],
-            sum(c >= 2 for c in x[18:]), sum(c >= 2 for c in o[:6]),
+            x.count(1),
+            o.count(1),
+            obs[193],
+            obs[196],
+            sum(c >= 2 for c in x[18:]),
+            sum(c >= 2 for c in o[:6]),
         ]
         assert evaluator.features(state) == expected
         pip_x, pip_o = expected[:2]
@@ -140,7 +143,7 @@ def test_maedn_piece_parsing_matches_observation_tensor(opposite):
     for state in _random_games(game, n_games=2, seed=13, max_moves=600):
         s = str(state)
         for player, char in ((0, "1"), (1, "2")):
-            obs = state.observation_tensor(player)   # the player's own view
+            obs = state.observation_tensor(player)  # the player's own view
             expected = [i for i in range(40) if obs[4 * i + player]]
             expected += [40 + i for i in range(4) if obs[160 + 4 * i + player]]
             got = sorted(rel for rel, _ in evaluator._pieces(s, char, evaluator._fields[player]))
@@ -158,12 +161,12 @@ def test_pig_value_tracks_scores_and_turn_total():
     # Player 0 rolls a 6 three times: turn total 18 raises player 0's value.
     values = [start]
     for _ in range(3):
-        state.apply_action(0)        # roll
+        state.apply_action(0)  # roll
         values.append(evaluator.evaluate(state)[0])
-        state.apply_action(5)        # a six
+        state.apply_action(5)  # a six
         values.append(evaluator.evaluate(state)[0])
     assert values[-1] > start
-    state.apply_action(1)            # hold 18: player 1 to move, behind
+    state.apply_action(1)  # hold 18: player 1 to move, behind
     assert evaluator.evaluate(state)[0] > start
 
 
@@ -171,7 +174,7 @@ def test_pig_holds_near_twenty_at_the_start():
     evaluator = ev.PigEvaluator(pyspiel.load_game("pig"))
     value, roll = evaluator._turn(0, 0)
     first_hold = next(t for t in range(100) if value[t] > roll[t])
-    assert 15 <= first_hold <= 25    # the classic "hold at 20" region
+    assert 15 <= first_hold <= 25  # the classic "hold at 20" region
 
 
 def test_einstein_next_mover_and_expected_distance():
@@ -199,7 +202,7 @@ def test_yacht_totals_match_the_state_string():
             continue
         text = str(state)
         totals = [int(part.split(")")[0]) for part in text.split("(total: ")[1:]]
-        sections = text.split("\nPlayer ")[1:]           # one per player
+        sections = text.split("\nPlayer ")[1:]  # one per player
         used = [sum(line.startswith("  ") for line in part.splitlines()) for part in sections]
         total0, total1, rest0, rest1, left = evaluator.expectations(state)
         assert [total0, total1] == totals
@@ -228,13 +231,13 @@ def test_2048_bounds_are_proven_not_max_utility():
     for state in _random_games(game, n_games=6, seed=2):
         _check_values(game, evaluator, state)
         best = max(best, state.returns()[0])
-    assert best > game.max_utility()   # why the evaluator cannot declare it
+    assert best > game.max_utility()  # why the evaluator cannot declare it
 
 
 def test_2048_future_estimate_is_clamped():
     game = pyspiel.load_game("2048")
     evaluator = ev.Game2048Evaluator(game)
-    evaluator._max = 30.0               # squeeze the room left for the future
+    evaluator._max = 30.0  # squeeze the room left for the future
     seen = 0
     for state in _random_games(game, n_games=1, seed=3, max_moves=60):
         if not state.is_terminal():
@@ -253,7 +256,7 @@ def _banqi_material_from_history(history):
     i = 0
     while i < len(history):
         a = history[i]
-        if a < 32:                       # flip, then the revealed piece
+        if a < 32:  # flip, then the revealed piece
             board[a] = history[i + 1]
             i += 2
             continue
@@ -327,7 +330,7 @@ def test_rollout_evaluator_is_a_pure_function_of_the_state():
     assert isinstance(a, ev.RolloutEvaluator) and a.n_rollouts == 5
     state = game.new_initial_state()
     first = a.evaluate(state).tolist()
-    b.evaluate(state.child(0))                # a different call history ...
+    b.evaluate(state.child(0))  # a different call history ...
     assert b.evaluate(state.clone()).tolist() == first == a.evaluate(state).tolist()
     assert ev.evaluator_bounds(a, game) == (-1.0, 1.0)
     for state in _random_games(game, n_games=1, seed=2):
@@ -350,8 +353,7 @@ def test_make_evaluator_accepts_names_and_objects():
     assert isinstance(ev.make_evaluator("default", game), ev.PigEvaluator)
     assert isinstance(ev.make_evaluator("pig", game), ev.PigEvaluator)
     assert isinstance(ev.make_evaluator("zero", game), ev.MidpointEvaluator)
-    assert isinstance(ev.make_evaluator(" 2048 ", pyspiel.load_game("2048")),
-                      ev.Game2048Evaluator)
+    assert isinstance(ev.make_evaluator(" 2048 ", pyspiel.load_game("2048")), ev.Game2048Evaluator)
 
     class Mine:
         def evaluate(self, state):
@@ -361,23 +363,27 @@ def test_make_evaluator_accepts_names_and_objects():
     assert ev.make_evaluator(mine, game) is mine
     assert ev.evaluator_bounds(mine, game) == (-1.0, 1.0)
     from open_spiel.python.algorithms import mcts
+
     os_eval = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     assert ev.make_evaluator(os_eval, game) is os_eval
     with pytest.raises(ValueError, match="C\\+\\+ evaluator"):
         ev.make_evaluator(pyspiel.RandomRolloutEvaluator(1, 0), game)
 
 
-@pytest.mark.parametrize("spec,match", [
-    ("nope", "unknown evaluator 'nope'"),
-    ("backgammon", "not for 'pig'"),
-    ("rollout(k=3)", "bad argument"),
-    ("rollout(n=x)", "must be an integer"),
-    ("rollout(n=0)", "n_rollouts must be"),
-    ("zero(1)", "takes no arguments"),
-    ("rollout(", "unknown evaluator"),
-    (42, "got int"),
-    (object(), "evaluate"),
-])
+@pytest.mark.parametrize(
+    "spec,match",
+    [
+        ("nope", "unknown evaluator 'nope'"),
+        ("backgammon", "not for 'pig'"),
+        ("rollout(k=3)", "bad argument"),
+        ("rollout(n=x)", "must be an integer"),
+        ("rollout(n=0)", "n_rollouts must be"),
+        ("zero(1)", "takes no arguments"),
+        ("rollout(", "unknown evaluator"),
+        (42, "got int"),
+        (object(), "evaluate"),
+    ],
+)
 def test_make_evaluator_errors(spec, match):
     game = pyspiel.load_game("pig")
     with pytest.raises(ValueError, match=match) as info:

@@ -17,22 +17,49 @@ from typing import Any
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import minimax
+from plain_expectiminimax import HashEvaluator, plain_expectiminimax, sample_positions
+from random_tree_game import (
+    RandomTree,
+    RandomTreeGame,
+    StateOnlyTreeEvaluator,
+    TreeEvaluator,
+    minimize_tree,
+    random_tree,
+    reorder,
+)
 
 import bots
 from bots.search import search
-from plain_expectiminimax import HashEvaluator, plain_expectiminimax, sample_positions
-from random_tree_game import (RandomTree, RandomTreeGame, StateOnlyTreeEvaluator,
-                              TreeEvaluator, minimize_tree, random_tree, reorder)
 
 TOL = 1e-9
 TT = 100_000
 # (algorithm, tt_size): every exact configuration of the engine.
-EXACT_CONFIGS = (("expectiminimax", 0), ("star1", 0), ("star2", 0),
-                 ("expectiminimax", TT), ("star1", TT), ("star2", TT))
+EXACT_CONFIGS = (
+    ("expectiminimax", 0),
+    ("star1", 0),
+    ("star2", 0),
+    ("expectiminimax", TT),
+    ("star1", TT),
+    ("star2", TT),
+)
 
-LAST_SEARCH_KEYS = ("value", "action", "depth", "time", "nodes", "leaves", "evaluations",
-                    "probe_nodes", "tt_hits", "cutoffs_alpha_beta", "cutoffs_star1",
-                    "cutoffs_star2_probe", "cutoffs_probcut", "probcut_nodes", "completed")
+LAST_SEARCH_KEYS = (
+    "value",
+    "action",
+    "depth",
+    "time",
+    "nodes",
+    "leaves",
+    "evaluations",
+    "probe_nodes",
+    "tt_hits",
+    "cutoffs_alpha_beta",
+    "cutoffs_star1",
+    "cutoffs_star2_probe",
+    "cutoffs_probcut",
+    "probcut_nodes",
+    "completed",
+)
 
 MAX_MOVES = {"pig": 40, "einstein_wurfelt_nicht": 16, "2048": 60, "backgammon": 30}
 
@@ -41,30 +68,48 @@ def make_evaluator(kind: str, game: pyspiel.Game) -> Any:
     """The library's default evaluator, or bounded pseudo-random leaf values."""
     if kind == "default":
         from bots.evaluators import default_evaluator
+
         return default_evaluator(game)
     if game.num_players() == 1:
         return HashEvaluator(game, (0.0, 2000.0))
     return HashEvaluator(game)
 
 
-def check_position(game: pyspiel.Game, state: Any, depth: int, evaluator: Any,
-                   player: int | None = None, move_ordering: bool = True,
-                   where: str = "") -> tuple[list[str], dict[str, int]]:
+def check_position(
+    game: pyspiel.Game,
+    state: Any,
+    depth: int,
+    evaluator: Any,
+    player: int | None = None,
+    move_ordering: bool = True,
+    where: str = "",
+) -> tuple[list[str], dict[str, int]]:
     """Runs plain and every exact configuration; returns (problems, node counts)."""
     plain = plain_expectiminimax(state, depth, evaluator, player)
     problems: list[str] = []
     nodes = {"plain": plain.nodes}
     for algorithm, tt_size in EXACT_CONFIGS:
-        res = search(game, state, algorithm, depth, evaluator=evaluator, tt_size=tt_size,
-                     move_ordering=move_ordering, player=player)
+        res = search(
+            game,
+            state,
+            algorithm,
+            depth,
+            evaluator=evaluator,
+            tt_size=tt_size,
+            move_ordering=move_ordering,
+            player=player,
+        )
         tag = f"{algorithm}(tt_size={tt_size})"
         nodes[tag] = res.stats["nodes"]
         if not abs(res.value - plain.value) <= TOL:
-            problems.append(f"{where} depth={depth} {tag}: value {res.value!r}, "
-                            f"plain {plain.value!r}")
+            problems.append(
+                f"{where} depth={depth} {tag}: value {res.value!r}, plain {plain.value!r}"
+            )
         elif plain.action_values and res.action not in plain.best_actions():
-            problems.append(f"{where} depth={depth} {tag}: action {res.action} is not "
-                            f"optimal; plain action values {plain.action_values}")
+            problems.append(
+                f"{where} depth={depth} {tag}: action {res.action} is not "
+                f"optimal; plain action values {plain.action_values}"
+            )
     return problems, nodes
 
 
@@ -88,12 +133,15 @@ def hand_tree() -> RandomTree:
     return reorder([nodes[i] for i in range(10)], 2, (-1.0, 1.0))
 
 
-@pytest.mark.parametrize("depth,player,value,best,nodes,evaluations", [
-    (1, 0, 0.3, [2], 3, 2),            # both root children are depth-0 leaves
-    (2, 0, -0.1, [2], 8, 1),          # chance node 7 is a depth-0 leaf (h=-0.1)
-    (3, 0, 0.05, [2], 11, 0),         # 0.5*0.5 + 0.5*(-0.4) beats 0.25 - 0.75
-    (3, 1, -0.05, [2], 11, 0),        # root is a min node for player 1
-])
+@pytest.mark.parametrize(
+    "depth,player,value,best,nodes,evaluations",
+    [
+        (1, 0, 0.3, [2], 3, 2),  # both root children are depth-0 leaves
+        (2, 0, -0.1, [2], 8, 1),  # chance node 7 is a depth-0 leaf (h=-0.1)
+        (3, 0, 0.05, [2], 11, 0),  # 0.5*0.5 + 0.5*(-0.4) beats 0.25 - 0.75
+        (3, 1, -0.05, [2], 11, 0),  # root is a min node for player 1
+    ],
+)
 def test_plain_on_hand_computed_tree(depth, player, value, best, nodes, evaluations):
     game = RandomTreeGame(hand_tree())
     ev = TreeEvaluator(game)
@@ -103,9 +151,15 @@ def test_plain_on_hand_computed_tree(depth, player, value, best, nodes, evaluati
     assert (res.nodes, res.evaluations) == (nodes, evaluations)
 
 
-@pytest.mark.parametrize("game_name,depths,count", [
-    ("pig", (1, 2, 3), 6), ("einstein_wurfelt_nicht", (1, 2), 4), ("2048", (1, 2), 3),
-    ("backgammon", (1,), 3)])
+@pytest.mark.parametrize(
+    "game_name,depths,count",
+    [
+        ("pig", (1, 2, 3), 6),
+        ("einstein_wurfelt_nicht", (1, 2), 4),
+        ("2048", (1, 2), 3),
+        ("backgammon", (1,), 3),
+    ],
+)
 def test_plain_matches_openspiel_expectiminimax(game_name, depths, count):
     """Same depth convention as OpenSpiel's expectiminimax (checked in its source)."""
     game = pyspiel.load_game(game_name)
@@ -114,8 +168,9 @@ def test_plain_matches_openspiel_expectiminimax(game_name, depths, count):
         for state in sample_positions(game, count, 7 + depth, MAX_MOVES[game_name]):
             p = state.current_player()
             ours = plain_expectiminimax(state, depth, ev).value
-            theirs, _ = minimax.expectiminimax(state.clone(), depth,
-                                               lambda s: ev.evaluate(s)[p], p)
+            theirs, _ = minimax.expectiminimax(
+                state.clone(), depth, lambda s, p=p: ev.evaluate(s)[p], p
+            )
             assert ours == pytest.approx(theirs, abs=TOL), (game_name, depth, state.history())
 
 
@@ -128,8 +183,9 @@ def test_engine_on_hand_computed_tree():
     problems = []
     for depth in (1, 2, 3, 4):
         for player in (0, 1):
-            problems += check_position(game, state, depth, TreeEvaluator(game), player,
-                                       where=f"hand tree player={player}")[0]
+            problems += check_position(
+                game, state, depth, TreeEvaluator(game), player, where=f"hand tree player={player}"
+            )[0]
     assert not problems, "\n".join(problems)
 
 
@@ -148,7 +204,7 @@ REAL_CASES = (
 )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def run_real_case(name: str, depth: int, count: int, evaluator_kind: str):
     """(problems, per-position node counts); cached so two tests share the work."""
     game = pyspiel.load_game(name)
@@ -156,8 +212,10 @@ def run_real_case(name: str, depth: int, count: int, evaluator_kind: str):
     problems, counts = [], []
     seed = 1000 * depth + len(name)
     for i, state in enumerate(sample_positions(game, count, seed, MAX_MOVES[name])):
-        where = (f"{name} evaluator={evaluator_kind} sample_positions(seed={seed}) #{i} "
-                 f"history={state.history()}")
+        where = (
+            f"{name} evaluator={evaluator_kind} sample_positions(seed={seed}) #{i} "
+            f"history={state.history()}"
+        )
         p, n = check_position(game, state, depth, evaluator, where=where)
         problems += p
         counts.append((where, n))
@@ -174,36 +232,47 @@ def test_exact_algorithms_match_plain_on_real_games(name, depth, count, evaluato
 TREE_CASES = [(players, fast) for players in (2, 1) for fast in (True, False)]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def run_tree_case(players: int, fast: bool, seeds: int = 24):
     problems, counts = [], []
     for seed in range(seeds):
         layered = seed % 4 >= 2  # dice-game-like shapes, where the pruning happens
-        kwargs = dict(num_players=players, grid=seed % 2 == 1, layered=layered,
-                      max_nodes=150 if layered else 60 + 40 * (seed % 2),
-                      max_branching=3 + seed % 2, reuse=0.1 + 0.1 * (seed % 3))
+        kwargs = dict(
+            num_players=players,
+            grid=seed % 2 == 1,
+            layered=layered,
+            max_nodes=150 if layered else 60 + 40 * (seed % 2),
+            max_branching=3 + seed % 2,
+            reuse=0.1 + 0.1 * (seed % 3),
+        )
         tree = random_tree(random.Random(seed), **kwargs)
         game = RandomTreeGame(tree, fast_path=fast)
         evaluator = TreeEvaluator(game) if seed % 3 else StateOnlyTreeEvaluator(game)
-        for i, state in enumerate(sample_positions(game, 3, seed, 4)):
+        for _i, state in enumerate(sample_positions(game, 3, seed, 4)):
             for depth in (1, 2, 3, 4):
-                where = (f"random_tree(Random({seed}), **{kwargs}) fast_path={fast} "
-                         f"evaluator={type(evaluator).__name__} root node {state.node}")
+                where = (
+                    f"random_tree(Random({seed}), **{kwargs}) fast_path={fast} "
+                    f"evaluator={type(evaluator).__name__} root node {state.node}"
+                )
                 p, n = check_position(game, state, depth, evaluator, where=where)
                 if p:
-                    problems += p + [_minimized(tree, state.node, depth, fast,
-                                                type(evaluator))]
+                    problems += p + [_minimized(tree, state.node, depth, fast, type(evaluator))]
                 counts.append((f"{where} depth={depth}", n))
     return problems, counts
 
 
 def _minimized(tree: RandomTree, root: int, depth: int, fast: bool, evaluator_cls) -> str:
     """A greedily minimized tree that still fails, for the bug report."""
+
     def fails(t: RandomTree) -> bool:
         g = RandomTreeGame(t, fast_path=fast)
         s = g.new_initial_state()
-        return bool(check_position(g, s, depth, evaluator_cls(g), player=None)[0]) \
-            if not s.is_chance_node() else False
+        return (
+            bool(check_position(g, s, depth, evaluator_cls(g), player=None)[0])
+            if not s.is_chance_node()
+            else False
+        )
+
     small = minimize_tree(tree, fails, root)
     return f"  minimized (root node 0, depth={depth}, fast_path={fast}): {small.literal()}"
 
@@ -220,14 +289,20 @@ def test_exact_without_move_ordering():
         tree = random_tree(random.Random(100 + seed), grid=True)
         game = RandomTreeGame(tree)
         for depth in (2, 3, 4):
-            problems += check_position(game, game.new_initial_state(), depth,
-                                       TreeEvaluator(game), move_ordering=False,
-                                       where=f"random_tree(Random({100 + seed}), grid=True)")[0]
+            problems += check_position(
+                game,
+                game.new_initial_state(),
+                depth,
+                TreeEvaluator(game),
+                move_ordering=False,
+                where=f"random_tree(Random({100 + seed}), grid=True)",
+            )[0]
     game = pyspiel.load_game("pig")
     ev = make_evaluator("hash", game)
     for state in sample_positions(game, 4, 5, 40):
-        problems += check_position(game, state, 3, ev, move_ordering=False,
-                                   where=f"pig history={state.history()}")[0]
+        problems += check_position(
+            game, state, 3, ev, move_ordering=False, where=f"pig history={state.history()}"
+        )[0]
     assert not problems, "\n".join(problems)
 
 
@@ -247,8 +322,11 @@ def _node_order_violations(counts):
 def _star2_totals(counts):
     star2 = sum(n["star2(tt_size=0)"] for _, n in counts)
     plain = sum(n["plain"] for _, n in counts)
-    exceptions = [f"{where}: star2 {n['star2(tt_size=0)']} > plain {n['plain']}"
-                  for where, n in counts if n["star2(tt_size=0)"] > n["plain"]]
+    exceptions = [
+        f"{where}: star2 {n['star2(tt_size=0)']} > plain {n['plain']}"
+        for where, n in counts
+        if n["star2(tt_size=0)"] > n["plain"]
+    ]
     return star2, plain, exceptions
 
 
@@ -284,8 +362,10 @@ def _check_record(record: dict, state: Any) -> None:
     assert record["action"] in state.legal_actions()
     assert isinstance(record["completed"], bool)
     for key in LAST_SEARCH_KEYS:
-        if key.startswith(("nodes", "leaves", "evaluations", "probe", "tt_", "cutoffs",
-                           "probcut")) or key == "depth":
+        if (
+            key.startswith(("nodes", "leaves", "evaluations", "probe", "tt_", "cutoffs", "probcut"))
+            or key == "depth"
+        ):
             assert isinstance(record[key], int) and record[key] >= 0, (key, record[key])
 
 
@@ -308,8 +388,12 @@ def test_iterative_deepening_to_max_depth_is_exact():
     for state in sample_positions(game, 4, 11, 40):
         plain = plain_expectiminimax(state, 3, ev)
         for algorithm in ("expectiminimax", "star1", "star2"):
-            bot = bots.make_bot(f"{algorithm}(max_depth=3,time_limit=600)", game,
-                                state.current_player(), evaluator=ev)
+            bot = bots.make_bot(
+                f"{algorithm}(max_depth=3,time_limit=600)",
+                game,
+                state.current_player(),
+                evaluator=ev,
+            )
             action = bot.step(state)
             record = bot.last_search
             _check_record(record, state)

@@ -13,17 +13,29 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from plain_expectiminimax import CountingEvaluator, plain_expectiminimax
+from random_tree_game import (
+    RandomTree,
+    RandomTreeGame,
+    StateOnlyTreeEvaluator,
+    TreeEvaluator,
+    TreePosition,
+    minimize_tree,
+    tree_strategy,
+)
 
 import bots
 from bots.search import search
-from plain_expectiminimax import CountingEvaluator, plain_expectiminimax
-from random_tree_game import (RandomTree, RandomTreeGame, StateOnlyTreeEvaluator,
-                              TreeEvaluator, TreePosition, minimize_tree, tree_strategy)
 
 TOL = 1e-9
 # Fixed, derandomized profile: CI sees the same examples on every run.
-PROFILE = dict(derandomize=True, database=None, deadline=None, print_blob=False,
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PROFILE = dict(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 # tt_size 2 forces replacement in the middle of a search.
 CONFIGS = [(alg, tt) for alg in ("expectiminimax", "star1", "star2") for tt in (0, 2, 100_000)]
 
@@ -48,12 +60,26 @@ def search_cases(draw, eval_bounds: str = "same"):
     root = draw(st.sampled_from(roots)) if draw(st.integers(0, 3)) == 0 else 0
     player = draw(st.integers(0, tree.num_players - 1))
     depth = draw(st.sampled_from([1, 2, 3, 4]))
-    return (tree, root, player, depth, draw(st.booleans()), draw(st.booleans()),
-            draw(st.booleans()))
+    return (
+        tree,
+        root,
+        player,
+        depth,
+        draw(st.booleans()),
+        draw(st.booleans()),
+        draw(st.booleans()),
+    )
 
 
-def _problems(tree: RandomTree, root: int, player: int, depth: int, fast: bool,
-              positions: bool, ordering: bool) -> list[str]:
+def _problems(
+    tree: RandomTree,
+    root: int,
+    player: int,
+    depth: int,
+    fast: bool,
+    positions: bool,
+    ordering: bool,
+) -> list[str]:
     """Every way the exact configurations disagree with plain on one search."""
     game, evaluator = _game_and_evaluator(tree, fast, positions)
     state = TreePosition(game, root).to_state()
@@ -64,19 +90,28 @@ def _problems(tree: RandomTree, root: int, player: int, depth: int, fast: bool,
         out.append(f"plain value {plain.value} outside bounds {(low, high)}")
     for algorithm, tt_size in CONFIGS:
         counting = CountingEvaluator(evaluator)
-        res = search(game, state, algorithm, depth, evaluator=counting, tt_size=tt_size,
-                     move_ordering=ordering, player=player)
+        res = search(
+            game,
+            state,
+            algorithm,
+            depth,
+            evaluator=counting,
+            tt_size=tt_size,
+            move_ordering=ordering,
+            player=player,
+        )
         tag = f"{algorithm} tt_size={tt_size}"
         if not abs(res.value - plain.value) <= TOL:
             out.append(f"{tag}: value {res.value!r}, plain {plain.value!r}")
         elif not low - TOL <= res.value <= high + TOL:
             out.append(f"{tag}: value {res.value!r} outside bounds {(low, high)}")
         elif plain.action_values and res.action not in plain.best_actions():
-            out.append(f"{tag}: action {res.action}, plain action values "
-                       f"{plain.action_values}")
+            out.append(f"{tag}: action {res.action}, plain action values {plain.action_values}")
         if res.stats["evaluations"] != counting.calls:
-            out.append(f"{tag}: stats evaluations {res.stats['evaluations']}, "
-                       f"evaluator called {counting.calls} times")
+            out.append(
+                f"{tag}: stats evaluations {res.stats['evaluations']}, "
+                f"evaluator called {counting.calls} times"
+            )
     return out
 
 
@@ -84,6 +119,7 @@ def _is_final_example() -> bool:
     """True while hypothesis replays the shrunk falsifying example."""
     try:
         from hypothesis.control import current_build_context
+
         return bool(current_build_context().is_final)
     except Exception:  # hypothesis internals moved: just skip minimization
         return False
@@ -94,13 +130,17 @@ def _check_all_configs(case) -> None:
     problems = _problems(*case)
     if not problems:
         return
-    settings_text = (f"player={player} depth={depth} fast_path={fast} "
-                     f"accepts_positions={positions} move_ordering={ordering}")
+    settings_text = (
+        f"player={player} depth={depth} fast_path={fast} "
+        f"accepts_positions={positions} move_ordering={ordering}"
+    )
     message = f"\n{tree.literal()}\nroot node={root} {settings_text}:\n" + "\n".join(problems)
     if _is_final_example():
         small = minimize_tree(tree, lambda t: bool(_problems(t, 0, *case[2:])), root)
-        message += (f"\n\nMinimized (root node 0, {settings_text}):\n{small.literal()}\n"
-                    + "\n".join(_problems(small, 0, *case[2:])))
+        message += (
+            f"\n\nMinimized (root node 0, {settings_text}):\n{small.literal()}\n"
+            + "\n".join(_problems(small, 0, *case[2:]))
+        )
     raise AssertionError(message)
 
 
@@ -126,8 +166,15 @@ def bot_cases(draw):
         player = tree.nodes[0][1]
         own = [i for i, n in enumerate(tree.nodes) if n[0] == "D" and n[1] == player]
     roots = draw(st.lists(st.sampled_from(own), min_size=1, max_size=3))
-    return (tree, player, roots, draw(st.integers(1, 4)), draw(st.sampled_from(["star1", "star2", "expectiminimax"])),
-            draw(st.sampled_from([3, 100_000])), draw(st.booleans()))
+    return (
+        tree,
+        player,
+        roots,
+        draw(st.integers(1, 4)),
+        draw(st.sampled_from(["star1", "star2", "expectiminimax"])),
+        draw(st.sampled_from([3, 100_000])),
+        draw(st.booleans()),
+    )
 
 
 @settings(max_examples=150, **PROFILE)
@@ -137,8 +184,9 @@ def test_persistent_table_keeps_bot_exact(case):
     tree, player, roots, depth, algorithm, tt_size, fast = case
     game = RandomTreeGame(tree, fast_path=fast)
     evaluator = TreeEvaluator(game)
-    bot = bots.make_bot(f"{algorithm}(max_depth={depth})", game, player,
-                        evaluator=evaluator, tt_size=tt_size)
+    bot = bots.make_bot(
+        f"{algorithm}(max_depth={depth})", game, player, evaluator=evaluator, tt_size=tt_size
+    )
     for root in roots:
         state = TreePosition(game, root).to_state()
         plain = plain_expectiminimax(state, depth, evaluator, player)
@@ -148,7 +196,8 @@ def test_persistent_table_keeps_bot_exact(case):
             assert abs(value - plain.value) <= TOL, (
                 f"\n{tree.literal()}\nbot {algorithm}(max_depth={depth}) tt_size={tt_size} "
                 f"fast_path={fast} player={player} roots={roots}: step #{repeat + 1} on node "
-                f"{root} got {value!r}, plain {plain.value!r}")
+                f"{root} got {value!r}, plain {plain.value!r}"
+            )
             assert action in plain.best_actions()
 
 
@@ -159,8 +208,13 @@ def test_iterative_deepening_reaches_plain_value(case):
     tree, player, roots, depth, algorithm, tt_size, fast = case
     game = RandomTreeGame(tree, fast_path=fast)
     evaluator = TreeEvaluator(game)
-    bot = bots.make_bot(f"{algorithm}(max_depth={depth},time_limit=600)", game, player,
-                        evaluator=evaluator, tt_size=tt_size)
+    bot = bots.make_bot(
+        f"{algorithm}(max_depth={depth},time_limit=600)",
+        game,
+        player,
+        evaluator=evaluator,
+        tt_size=tt_size,
+    )
     for root in roots:
         state = TreePosition(game, root).to_state()
         plain = plain_expectiminimax(state, depth, evaluator, player)
@@ -170,5 +224,6 @@ def test_iterative_deepening_reaches_plain_value(case):
         assert abs(value - plain.value) <= TOL, (
             f"\n{tree.literal()}\nbot {algorithm}(max_depth={depth},time_limit=600) "
             f"tt_size={tt_size} fast_path={fast} player={player} roots={roots}: node {root} "
-            f"got {value!r} at depth {bot.last_search['depth']}, plain {plain.value!r}")
+            f"got {value!r} at depth {bot.last_search['depth']}, plain {plain.value!r}"
+        )
         assert action in plain.best_actions()

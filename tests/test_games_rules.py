@@ -21,12 +21,17 @@ CHANCE, TERMINAL = -1, -4
 
 # ---------------------------------------------------------------- Dice ----
 
+
 def _windows(n, k):
     """All k-windows as lists of (row, col), by direction (slow reference)."""
     out = {"row": [], "col": [], "diag": [], "anti": []}
     for r, c in itertools.product(range(n), repeat=2):
-        for name, (dr, dc) in (("row", (0, 1)), ("col", (1, 0)),
-                               ("diag", (1, 1)), ("anti", (1, -1))):
+        for name, (dr, dc) in (
+            ("row", (0, 1)),
+            ("col", (1, 0)),
+            ("diag", (1, 1)),
+            ("anti", (1, -1)),
+        ):
             cells = [(r + i * dr, c + i * dc) for i in range(k)]
             if all(0 <= x < n and 0 <= y < n for x, y in cells):
                 out[name].append(cells)
@@ -146,8 +151,11 @@ class _RefDice:
 
     def legal(self):
         n = self.n
-        cells = ([(r, self.line) for r in range(n)] if self.player == 0 else
-                 [(self.line, c) for c in range(n)])
+        cells = (
+            [(r, self.line) for r in range(n)]
+            if self.player == 0
+            else [(self.line, c) for c in range(n)]
+        )
         empty = sorted(r * n + c for r, c in cells if self.board[r][c] is None)
         return empty or [n * n]
 
@@ -175,8 +183,7 @@ def test_dice_matches_reference_on_random_games(n, k):
             assert not pos.is_terminal()
             if ref.line is None:
                 assert pos.is_chance_node()
-                assert pos.chance_outcomes() == tuple(
-                    (i, 1.0 / n) for i in range(n))
+                assert pos.chance_outcomes() == tuple((i, 1.0 / n) for i in range(n))
                 action = rng.randrange(n)
             else:
                 assert pos.current_player() == ref.player
@@ -189,12 +196,12 @@ def test_dice_matches_reference_on_random_games(n, k):
 
 
 def test_dice_max_game_length_bound_grows_with_n():
-    lengths = [pyspiel.load_game("dice", {"n": n, "k": 2}).max_game_length()
-               for n in (2, 3, 5, 8)]
+    lengths = [pyspiel.load_game("dice", {"n": n, "k": 2}).max_game_length() for n in (2, 3, 5, 8)]
     assert lengths == sorted(lengths) and lengths[0] > 2 * 2 * 2
 
 
 # -------------------------------------------------- chance tic-tac-toe ----
+
 
 def test_ttt_block_probabilities():
     pos = ChanceTTTPosition.initial()
@@ -204,8 +211,7 @@ def test_ttt_block_probabilities():
     outcomes = dict(pos.chance_outcomes())
     assert outcomes[NO_BLOCK] == 0.5
     assert sorted(outcomes) == [0, 1, 2, 3, 5, 6, 7, 8, NO_BLOCK]
-    assert all(outcomes[c] == pytest.approx(1 / 16) for c in outcomes
-               if c != NO_BLOCK)
+    assert all(outcomes[c] == pytest.approx(1 / 16) for c in outcomes if c != NO_BLOCK)
     assert sum(outcomes.values()) == pytest.approx(1.0)
     # Block cell 0, o plays 8, then 6 empty squares: 1/12 each.
     pos = pos.child(0)
@@ -241,8 +247,16 @@ def test_ttt_wins_draws_and_blocks():
     assert pos.child(7).is_terminal() and pos.child(7).returns() == (0.0, 0.0)
 
 
-_TTT_LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7),
-              (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+_TTT_LINES = [
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
+]
 
 
 def test_ttt_matches_reference_on_random_games():
@@ -257,8 +271,7 @@ def test_ttt_matches_reference_on_random_games():
             a = rng.choice(empty)
             cells[a] = player
             pos = pos.child(a)
-            if any(all(cells[c] == player for c in line)
-                   for line in _TTT_LINES):
+            if any(all(cells[c] == player for c in line) for line in _TTT_LINES):
                 result = 1 if player == 0 else -1
                 break
             empty = [c for c in range(9) if cells[c] is None]
@@ -282,6 +295,7 @@ def test_ttt_matches_reference_on_random_games():
 
 # --------------------------------------------------------- ballard tree ----
 
+
 def _leaves(pos):
     if pos.is_terminal():
         yield pos
@@ -293,8 +307,7 @@ def _leaves(pos):
 def test_ballard_n2_leaf_values_by_hand():
     game = pyspiel.load_game("ballard_tree(n=2,plies=2)")
     # max arcs (0, -1); chance arcs ascending (-1, +1); min arcs (0, 1).
-    values = [p.returns()[0] for p in _leaves(
-        game.new_initial_state().search_position())]
+    values = [p.returns()[0] for p in _leaves(game.new_initial_state().search_position())]
     assert values == [-1, 0, 1, 2, -2, -1, 0, 1]
     assert game.leaf_bounds() == (-2, 2)
     state = game.new_initial_state()
@@ -305,8 +318,7 @@ def test_ballard_n2_leaf_values_by_hand():
     assert game.max_game_length() == 2
 
 
-@pytest.mark.parametrize("n,expected", [(2, 2), (3, 3), (4, 5), (6, 8),
-                                        (10, 14), (40, 59)])
+@pytest.mark.parametrize("n,expected", [(2, 2), (3, 3), (4, 5), (6, 8), (10, 14), (40, 59)])
 def test_ballard_bounds_are_3n_over_2_minus_1(n, expected):
     game = pyspiel.load_game("ballard_tree", {"n": n})
     lo, hi = game.leaf_bounds()
@@ -314,8 +326,7 @@ def test_ballard_bounds_are_3n_over_2_minus_1(n, expected):
     if n % 2 == 0:
         assert hi == 3 * n // 2 - 1
     if n <= 6:  # the bounds are attained
-        values = [p.returns()[0] for p in _leaves(
-            game.new_initial_state().search_position())]
+        values = [p.returns()[0] for p in _leaves(game.new_initial_state().search_position())]
         assert (min(values), max(values)) == (lo, hi)
     assert (game.min_utility(), game.max_utility()) == (lo, hi)
 
@@ -334,10 +345,13 @@ def test_ballard_deeper_trees_and_final_chance():
     assert game.rules.players == (0, CHANCE, 1, CHANCE, TERMINAL)
     assert game.leaf_bounds() == (-7, 7)
     leaves = list(_leaves(game.new_initial_state().search_position()))
-    assert len(leaves) == 4 ** 4
+    assert len(leaves) == 4**4
     game = pyspiel.load_game("ballard_tree(n=3,plies=1)")
-    assert [p.returns()[0] for p in _leaves(
-        game.new_initial_state().search_position())] == [0, -1, -2]
+    assert [p.returns()[0] for p in _leaves(game.new_initial_state().search_position())] == [
+        0,
+        -1,
+        -2,
+    ]
     assert chance_arcs(5) == (-2, -1, 0, 1, 2)
     assert chance_arcs(4) == (-2, -1, 1, 2)
 
@@ -346,8 +360,7 @@ def _expectimax(pos):
     if pos.is_terminal():
         return pos.returns()[0]
     if pos.is_chance_node():
-        return sum(p * _expectimax(pos.child(a))
-                   for a, p in pos.chance_outcomes())
+        return sum(p * _expectimax(pos.child(a)) for a, p in pos.chance_outcomes())
     vals = [_expectimax(pos.child(a)) for a in pos.legal_actions()]
     return max(vals) if pos.current_player() == 0 else min(vals)
 
@@ -355,29 +368,31 @@ def _expectimax(pos):
 def test_ballard_random_order_permutes_successors_deterministically():
     def arcs(seed, path):
         return ballard_rules(4, 2, "random", seed, False).arcs_at(path)
+
     best = ballard_rules(4, 2, "best", 0, False)
     for path in [(), (1,), (2, 3)]:
         assert sorted(arcs(0, path)) == sorted(best.arcs_at(path))
     assert arcs(0, (1,)) == arcs(0, (1,))
     # Seeds give different trees; same seed, fresh game, same tree.
-    trees = {tuple(arcs(s, p) for p in [(), (0,), (1,), (0, 0), (3, 2)])
-             for s in range(20)}
+    trees = {tuple(arcs(s, p) for p in [(), (0,), (1,), (0, 0), (3, 2)]) for s in range(20)}
     assert len(trees) > 15
     g1 = pyspiel.load_game("ballard_tree(n=4,order=random,seed=3)")
     g2 = pyspiel.load_game("ballard_tree(seed=3,order=random,n=4)")
-    v1 = [p.returns()[0] for p in _leaves(g1.new_initial_state()
-                                         .search_position())]
-    v2 = [p.returns()[0] for p in _leaves(g2.new_initial_state()
-                                         .search_position())]
+    v1 = [p.returns()[0] for p in _leaves(g1.new_initial_state().search_position())]
+    v2 = [p.returns()[0] for p in _leaves(g2.new_initial_state().search_position())]
     assert v1 == v2
     # The value of the tree does not depend on the order of successors.
     for seed in range(3):
-        g = pyspiel.load_game("ballard_tree", {"n": 4, "order": "random",
-                                               "seed": seed, "plies": 3})
+        g = pyspiel.load_game("ballard_tree", {"n": 4, "order": "random", "seed": seed, "plies": 3})
         assert _expectimax(g.new_initial_state().search_position()) == (
-            pytest.approx(_expectimax(
-                pyspiel.load_game("ballard_tree(n=4,plies=3)")
-                .new_initial_state().search_position())))
+            pytest.approx(
+                _expectimax(
+                    pyspiel.load_game("ballard_tree(n=4,plies=3)")
+                    .new_initial_state()
+                    .search_position()
+                )
+            )
+        )
 
 
 def _star1(pos, alpha, beta, lo, hi, leaves):
@@ -404,8 +419,7 @@ def _star1(pos, alpha, beta, lo, hi, leaves):
     n = len(outcomes)
     a_i, b_i, total = n * (alpha - hi) + hi, n * (beta - lo) + lo, 0.0
     for action, _ in outcomes:
-        v = _star1(pos.child(action), max(a_i, lo), min(b_i, hi), lo, hi,
-                   leaves)
+        v = _star1(pos.child(action), max(a_i, lo), min(b_i, hi), lo, hi, leaves)
         if v <= a_i:
             return alpha
         if v >= b_i:
@@ -422,22 +436,25 @@ def test_ballard_best_order_reproduces_table1_star1(n, expected):
     game = pyspiel.load_game("ballard_tree", {"n": n})
     lo, hi = game.leaf_bounds()
     leaves = [0]
-    value = _star1(game.new_initial_state().search_position(), -math.inf,
-                   math.inf, lo, hi, leaves)
+    value = _star1(game.new_initial_state().search_position(), -math.inf, math.inf, lo, hi, leaves)
     assert value == pytest.approx(0.0)
     assert leaves[0] == expected
 
 
 # ------------------------------------------------------- bad parameters ----
 
-@pytest.mark.parametrize("spec,words", [
-    ("dice(n=1)", ["n=1", ">= 2"]),
-    ("dice(n=5,k=6)", ["k=6", "[1, 5]"]),
-    ("dice(n=4,k=0)", ["k=0", "[1, 4]"]),
-    ("ballard_tree(order=worst)", ["order='worst'", "best", "random"]),
-    ("ballard_tree(plies=0)", ["plies=0", ">= 1"]),
-    ("ballard_tree(n=1)", ["n=1", ">= 2"]),
-])
+
+@pytest.mark.parametrize(
+    "spec,words",
+    [
+        ("dice(n=1)", ["n=1", ">= 2"]),
+        ("dice(n=5,k=6)", ["k=6", "[1, 5]"]),
+        ("dice(n=4,k=0)", ["k=0", "[1, 4]"]),
+        ("ballard_tree(order=worst)", ["order='worst'", "best", "random"]),
+        ("ballard_tree(plies=0)", ["plies=0", ">= 1"]),
+        ("ballard_tree(n=1)", ["n=1", ">= 2"]),
+    ],
+)
 def test_bad_parameters_raise_clear_value_errors(spec, words):
     with pytest.raises(ValueError) as info:
         pyspiel.load_game(spec)
@@ -445,9 +462,10 @@ def test_bad_parameters_raise_clear_value_errors(spec, words):
         assert word in str(info.value)
 
 
-@pytest.mark.parametrize("spec", ["dice(m=3)", "dice(n=abc)",
-                                  "chance_tic_tac_toe(n=3)",
-                                  "ballard_tree(final_chance=maybe)"])
+@pytest.mark.parametrize(
+    "spec",
+    ["dice(m=3)", "dice(n=abc)", "chance_tic_tac_toe(n=3)", "ballard_tree(final_chance=maybe)"],
+)
 def test_unknown_or_mistyped_parameters_are_refused(spec):
     with pytest.raises((ValueError, pyspiel.SpielError)):
         pyspiel.load_game(spec)

@@ -66,10 +66,8 @@ def test_position_agrees_with_wrapped_state(spec):
             assert state.legal_actions() == list(pos.legal_actions())
             if pos.is_chance_node():
                 assert state.chance_outcomes() == list(pos.chance_outcomes())
-                assert sum(p for _, p in pos.chance_outcomes()) == (
-                    pytest.approx(1.0))
-                assert [a for a, _ in pos.chance_outcomes()] == list(
-                    pos.legal_actions())
+                assert sum(p for _, p in pos.chance_outcomes()) == (pytest.approx(1.0))
+                assert [a for a, _ in pos.chance_outcomes()] == list(pos.legal_actions())
             # Position methods never mutate: the parent is unchanged.
             before = tuple(pos)
             for a in pos.legal_actions():
@@ -95,8 +93,7 @@ def test_serialization_clone_pickle_keep_equality(spec):
         clone = state.clone()
         assert clone.search_position() == pos
         assert clone.history() == state.history()
-        for other in (pickle.loads(pickle.dumps(pos)), copy.deepcopy(pos),
-                      copy.copy(pos)):
+        for other in (pickle.loads(pickle.dumps(pos)), copy.deepcopy(pos), copy.copy(pos)):
             assert other == pos and hash(other) == hash(pos)
         # to_state() rebuilds a full state for the same position.
         assert pos.to_state().search_position() == pos
@@ -125,8 +122,7 @@ def test_observations_and_action_strings(spec):
             assert isinstance(state.information_state_string(player), str)
         if not state.is_terminal():
             player = state.current_player()
-            strings = [state.action_to_string(player, a)
-                       for a in state.legal_actions()]
+            strings = [state.action_to_string(player, a) for a in state.legal_actions()]
             assert all(strings) and len(set(strings)) == len(strings)
 
 
@@ -183,8 +179,7 @@ def test_illegal_action_is_refused():
 @pytest.mark.parametrize("spec", SPECS)
 def test_evaluators(spec):
     game = pyspiel.load_game(spec)
-    assert set(games.EVALUATORS) == {"dice", "ballard_tree",
-                                     "chance_tic_tac_toe"}
+    assert set(games.EVALUATORS) == {"dice", "ballard_tree", "chance_tic_tac_toe"}
     ev = games.EVALUATORS[game.get_type().short_name](game)
     assert ev.accepts_positions is True
     lo, hi = ev.bounds
@@ -209,16 +204,15 @@ def test_evaluator_prefers_the_better_side():
     game = pyspiel.load_game("dice(n=5,k=4)")
     ev = games.EVALUATORS["dice"](game)
     rules = game.rules
-    pos = games.dice.DicePosition.from_board(
-        rules, "xxx.. ..... ..... ..o.. .....", -1, 1)
+    pos = games.dice.DicePosition.from_board(rules, "xxx.. ..... ..... ..o.. .....", -1, 1)
     assert ev.evaluate(pos)[0] > 0
-    ttt = games.chance_tic_tac_toe.ChanceTTTPosition.from_board(
-        "o.. .o. ...", 0)
+    ttt = games.chance_tic_tac_toe.ChanceTTTPosition.from_board("o.. .o. ...", 0)
     assert games.EVALUATORS["chance_tic_tac_toe"](None).evaluate(ttt)[0] < 0
 
 
 def test_measure_speed_runs():
-    res = games.measure_speed(specs=("dice(n=3,k=3)",), seconds=0.01,
-                              num_positions=1, verbose=False)
+    res = games.measure_speed(
+        specs=("dice(n=3,k=3)",), seconds=0.01, num_positions=1, verbose=False
+    )
     assert res["dice(n=3,k=3)"]["position_nodes_per_s"] > 0
     assert res["pig"]["state_nodes_per_s"] > 0

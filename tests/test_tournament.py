@@ -23,11 +23,18 @@ FIXED = ["expectiminimax(max_depth=1)", "star2(max_depth=2)", "random"]
 TIMING_KEYS = ("seconds", "seconds_by_seat", "cpu_seconds")
 
 
-def config(bots=FIXED, game=GAME, games_per_pair=4, seed=7, max_moves=1000,
-           schedule="round_robin") -> dict:
-    return {"program": "experiments.tournament", "game": game, "bots": list(bots),
-            "schedule": schedule, "games_per_pair": games_per_pair, "seed": seed,
-            "max_moves": max_moves}
+def config(
+    bots=FIXED, game=GAME, games_per_pair=4, seed=7, max_moves=1000, schedule="round_robin"
+) -> dict:
+    return {
+        "program": "experiments.tournament",
+        "game": game,
+        "bots": list(bots),
+        "schedule": schedule,
+        "games_per_pair": games_per_pair,
+        "seed": seed,
+        "max_moves": max_moves,
+    }
 
 
 def run(cfg: dict, out, **kwargs) -> tournament.Summary:
@@ -52,8 +59,13 @@ def without_timing(recs: list[dict]) -> dict[str, dict]:
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "experiments.tournament", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "experiments.tournament", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 # ---- the real bot factory ------------------------------------------------------------------
@@ -116,8 +128,14 @@ def test_records_without_config_are_not_adopted(tmp_path):
 
 def test_outcome_for_inverts_the_cumulative_distribution():
     outcomes = [(3, 0.2), (5, 0.5), (9, 0.3)]
-    assert [outcome_for(u, outcomes) for u in (0.0, 0.19, 0.2, 0.69, 0.7, 0.999999)] == \
-        [3, 3, 5, 5, 9, 9]
+    assert [outcome_for(u, outcomes) for u in (0.0, 0.19, 0.2, 0.69, 0.7, 0.999999)] == [
+        3,
+        3,
+        5,
+        5,
+        9,
+        9,
+    ]
     stream = ChanceStream(1)
     counts = {a: 0 for a, _ in outcomes}
     for _ in range(20000):
@@ -228,8 +246,12 @@ def test_cut_off_games_are_recorded_with_their_returns(tmp_path):
 
 
 def test_one_player_game_reports_score_statistics(tmp_path):
-    summary = run(config(bots=["expectiminimax(max_depth=2)", "random"], game="catch",
-                         games_per_pair=3), tmp_path, workers=1, plots=True)
+    summary = run(
+        config(bots=["expectiminimax(max_depth=2)", "random"], game="catch", games_per_pair=3),
+        tmp_path,
+        workers=1,
+        plots=True,
+    )
     assert [s["games"] for s in summary.scores] == [3, 3]
     md = (tmp_path / "summary.md").read_text()
     assert "## Scores" in md and "95% CI" in md
@@ -260,11 +282,23 @@ def test_summary_files(tmp_path):
 
 def test_sigkill_mid_run_then_resume_plays_every_game_exactly_once(tmp_path):
     out = tmp_path / "run"
-    args = [f"--game={GAME}", "--bot=expectiminimax(max_depth=2)", "--bot=random",
-            "--games_per_pair=40", "--workers=1", "--seed=3", f"--out={out}", "--noplots"]
+    args = [
+        f"--game={GAME}",
+        "--bot=expectiminimax(max_depth=2)",
+        "--bot=random",
+        "--games_per_pair=40",
+        "--workers=1",
+        "--seed=3",
+        f"--out={out}",
+        "--noplots",
+    ]
     path = out / "games.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "experiments.tournament", *args], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "experiments.tournament", *args],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
         if path.exists() and path.read_text().count("\n") >= 5:
@@ -284,14 +318,17 @@ def test_sigkill_mid_run_then_resume_plays_every_game_exactly_once(tmp_path):
     assert len(ids) == 40 and sorted(ids) == sorted(f"0v1#{k}" for k in range(40))
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--game=no_such_game"], "unknown game 'no_such_game'"),
-    (["--game=pig(no_param=1)"], "cannot load game"),
-    (["--bot=star2(max_depht=2)", "--bot=random"], "bad bot spec 'star2(max_depht=2)'"),
-    (["--bot=nosuchbot", "--bot=random"], "bad bot spec 'nosuchbot'"),
-    (["--game=2048", "--bot=mcts", "--bot=random"], "intermediate rewards"),
-    (["--bot=random", "--bot=random", "--out=/dev/null/sub"], "cannot create output folder"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--game=no_such_game"], "unknown game 'no_such_game'"),
+        (["--game=pig(no_param=1)"], "cannot load game"),
+        (["--bot=star2(max_depht=2)", "--bot=random"], "bad bot spec 'star2(max_depht=2)'"),
+        (["--bot=nosuchbot", "--bot=random"], "bad bot spec 'nosuchbot'"),
+        (["--game=2048", "--bot=mcts", "--bot=random"], "intermediate rewards"),
+        (["--bot=random", "--bot=random", "--out=/dev/null/sub"], "cannot create output folder"),
+    ],
+)
 def test_bad_flags_give_a_message_and_nonzero_exit(args, message, tmp_path):
     if not any(a.startswith("--out") for a in args):
         args = [*args, f"--out={tmp_path / 'out'}"]
@@ -302,7 +339,13 @@ def test_bad_flags_give_a_message_and_nonzero_exit(args, message, tmp_path):
 
 def test_different_configuration_on_existing_folder_is_refused_by_the_cli(tmp_path):
     run(config(bots=["random", "random"], games_per_pair=2), tmp_path, workers=1)
-    done = cli(f"--game={GAME}", "--bot=random", "--bot=random", "--games_per_pair=3",
-               "--seed=7", f"--out={tmp_path}")
+    done = cli(
+        f"--game={GAME}",
+        "--bot=random",
+        "--bot=random",
+        "--games_per_pair=3",
+        "--seed=7",
+        f"--out={tmp_path}",
+    )
     assert done.returncode != 0 and "different configuration" in done.stderr
     assert "games_per_pair" in done.stderr and "Traceback" not in done.stderr

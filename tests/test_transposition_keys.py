@@ -17,81 +17,90 @@ from bots.search import KEY_FUNCTIONS, default_key_function
 
 
 def _signature(state, key):
-  """Everything the search reads at a node, with children named by key."""
-  if state.is_terminal():
-    return ("terminal", tuple(state.returns()))
-  if state.is_chance_node():
-    outcomes = state.chance_outcomes()
-    return ("chance", tuple(outcomes),
-            tuple(key(state.child(action)) for action, _ in outcomes))
-  actions = state.legal_actions()
-  return (state.current_player(), tuple(actions),
-          tuple(key(state.child(action)) for action in actions))
+    """Everything the search reads at a node, with children named by key."""
+    if state.is_terminal():
+        return ("terminal", tuple(state.returns()))
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        return (
+            "chance",
+            tuple(outcomes),
+            tuple(key(state.child(action)) for action, _ in outcomes),
+        )
+    actions = state.legal_actions()
+    return (
+        state.current_player(),
+        tuple(actions),
+        tuple(key(state.child(action)) for action in actions),
+    )
 
 
 def _collisions(game_string: str, positions: int, depth: int, seed: int = 0) -> list:
-  game = pyspiel.load_game(game_string)
-  key = default_key_function(game)
-  rng = random.Random(seed)
-  seen: dict = {}
-  collisions = []
-  for _ in range(positions):
-    state = game.new_initial_state()
-    for _ in range(rng.randint(0, 40)):
-      if state.is_terminal():
-        break
-      if state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(rng.choices(actions, probs)[0])
-      else:
-        state.apply_action(rng.choice(state.legal_actions()))
-    stack = [(state, depth)]
-    while stack:
-      node, remaining = stack.pop()
-      node_key = key(node)
-      signature = _signature(node, key)
-      if seen.setdefault(node_key, signature) != signature:
-        collisions.append(node.history())
-      if node.is_terminal() or remaining == 0:
-        continue
-      if node.is_chance_node():
-        stack.extend((node.child(a), remaining) for a, _ in node.chance_outcomes())
-      else:
-        stack.extend((node.child(a), remaining - 1) for a in node.legal_actions())
-  return collisions
+    game = pyspiel.load_game(game_string)
+    key = default_key_function(game)
+    rng = random.Random(seed)
+    seen: dict = {}
+    collisions = []
+    for _ in range(positions):
+        state = game.new_initial_state()
+        for _ in range(rng.randint(0, 40)):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        stack = [(state, depth)]
+        while stack:
+            node, remaining = stack.pop()
+            node_key = key(node)
+            signature = _signature(node, key)
+            if seen.setdefault(node_key, signature) != signature:
+                collisions.append(node.history())
+            if node.is_terminal() or remaining == 0:
+                continue
+            if node.is_chance_node():
+                stack.extend((node.child(a), remaining) for a, _ in node.chance_outcomes())
+            else:
+                stack.extend((node.child(a), remaining - 1) for a in node.legal_actions())
+    return collisions
 
 
-@pytest.mark.parametrize("game_string, positions, depth", [
-    ("pig", 20, 3),
-    ("backgammon", 4, 1),
-    ("einstein_wurfelt_nicht", 20, 2),
-    ("catch", 10, 3),
-])
+@pytest.mark.parametrize(
+    "game_string, positions, depth",
+    [
+        ("pig", 20, 3),
+        ("backgammon", 4, 1),
+        ("einstein_wurfelt_nicht", 20, 2),
+        ("catch", 10, 3),
+    ],
+)
 def test_string_keys_do_not_merge_different_states(game_string, positions, depth):
-  assert game_string.split("(")[0] in KEY_FUNCTIONS
-  assert _collisions(game_string, positions, depth) == []
+    assert game_string.split("(")[0] in KEY_FUNCTIONS
+    assert _collisions(game_string, positions, depth) == []
 
 
 def test_other_games_use_history_keys():
-  for name in ("2048", "yacht", "maedn", "banqi"):
-    game = pyspiel.load_game(name)
-    state = game.new_initial_state()
-    assert default_key_function(game)(state) == tuple(state.history())
+    for name in ("2048", "yacht", "maedn", "banqi"):
+        game = pyspiel.load_game(name)
+        state = game.new_initial_state()
+        assert default_key_function(game)(state) == tuple(state.history())
 
 
 def test_a_plain_string_key_would_be_unsound_for_einstein():
-  """Guards the reason for the special key: the board string omits the die."""
-  game = pyspiel.load_game("einstein_wurfelt_nicht")
-  state = game.new_initial_state()
-  while state.is_chance_node() or state.move_number() < 3:
-    if state.is_chance_node():
-      state.apply_action(state.chance_outcomes()[0][0])
-    else:
-      state.apply_action(state.legal_actions()[0])
-  state.apply_action(state.legal_actions()[0])  # a move; the next die roll follows
-  chance = state.clone()
-  assert chance.is_chance_node()
-  children = [chance.child(action) for action, _ in chance.chance_outcomes()]
-  strings = {str(child) for child in children}
-  keys = {KEY_FUNCTIONS["einstein_wurfelt_nicht"](child) for child in children}
-  assert len(strings) == 1 and len(keys) == len(children)
+    """Guards the reason for the special key: the board string omits the die."""
+    game = pyspiel.load_game("einstein_wurfelt_nicht")
+    state = game.new_initial_state()
+    while state.is_chance_node() or state.move_number() < 3:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.legal_actions()[0])  # a move; the next die roll follows
+    chance = state.clone()
+    assert chance.is_chance_node()
+    children = [chance.child(action) for action, _ in chance.chance_outcomes()]
+    strings = {str(child) for child in children}
+    keys = {KEY_FUNCTIONS["einstein_wurfelt_nicht"](child) for child in children}
+    assert len(strings) == 1 and len(keys) == len(children)
