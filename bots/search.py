@@ -28,11 +28,19 @@ import gc
 import math
 import time
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 import pyspiel
 
 from bots.evaluators import evaluator_bounds, make_evaluator
+from bots.keys import (
+    KeyFunction,
+    default_key_function,
+    history_key,
+    position_key,
+    python_state_key,
+)
+from bots.node import Position, SearchNode, to_search_node
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
 
 ALGORITHMS = ("expectiminimax", "star1", "star2", "chanceprobcut")
@@ -70,6 +78,38 @@ class SearchResult:
     action: int | None
     depth: int
     stats: dict[str, int]
+
+
+class ProbedMove(NamedTuple):
+    """One successor searched by the probing phase, with the window it had."""
+
+    action: int
+    value: float
+    window_low: float
+    window_high: float
+
+    def decides(self, alpha: float, beta: float) -> bool:
+        """Whether this fail-soft result answers a search with window (alpha, beta)."""
+        value = self.value
+        return (
+            self.window_low < value < self.window_high
+            or value <= self.window_low
+            and value <= alpha
+            or value >= self.window_high
+            and value >= beta
+        )
+
+
+@dataclasses.dataclass(slots=True)
+class ProbedChild:
+    """A decision child partly searched by probing; its full search resumes from here.
+
+    ``ordered`` is the child's move order with the probed moves first, in the
+    order they were probed; ``moves`` holds their results.
+    """
+
+    ordered: Sequence[int]
+    moves: list[ProbedMove]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,54 +153,6 @@ class ProbCutSettings:
         return model
 
 
-def _string_key(state: Any) -> Hashable:
-    # The player is part of the key: several games print a chance node and the
-    # decision node after it identically.
-    return (state.current_player(), str(state))
-
-
-def _einstein_key(state: Any) -> Hashable:
-    # The board string omits the die (the last action at a decision node) and,
-    # at a chance node, whose turn follows (a turn is a roll and a move).
-    player = state.current_player()
-    die = state.history()[-1] if player >= 0 else -1
-    return (player, str(state), state.move_number() % 4, die)
-
-
-def _history_key(state: Any) -> Hashable:
-    # Always sound: equal histories are equal states. Finds no transpositions
-    # between different move orders, but still serves iterative deepening,
-    # probes and repeated searches of the same position.
-    return tuple(state.history())
-
-
-def _python_state_key(state: Any) -> Hashable:
-    # A Python game's state may be built mid-game with a short history (a
-    # position's to_state()), so the history alone can name two states.
-    return (tuple(state.history()), state.current_player(), str(state))
-
-
-def _position_key(position: Any) -> Hashable:
-    return position
-
-
-# Keys checked to determine the rest of the game (tests/test_transposition_keys.py);
-# every other game is keyed by its history. Not 2048: equal boards and scores
-# can have different legal moves there (hidden merge flags), and yacht, maedn
-# and banqi print too little of the state.
-KEY_FUNCTIONS: dict[str, Callable[[Any], Hashable]] = {
-    "pig": _string_key,
-    "backgammon": _string_key,
-    "catch": _string_key,
-    "einstein_wurfelt_nicht": _einstein_key,
-}
-
-
-def default_key_function(game: pyspiel.Game) -> Callable[[Any], Hashable]:
-    """Transposition key for pyspiel states of ``game`` (positions are their own key)."""
-    return KEY_FUNCTIONS.get(game.get_type().short_name, _history_key)
-
-
 class Searcher:
     """Runs fixed-depth searches from one player's point of view.
 
@@ -178,7 +170,7 @@ class Searcher:
         move_ordering: bool = True,
         probcut: ProbCutSettings | None = None,
         reuse_probes: bool = True,
-        key_fn: Callable[[Any], Hashable] | None = None,
+        key_fn: KeyFunction | None = None,
     ):
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
@@ -196,8 +188,10 @@ class Searcher:
         # Built-in evaluators offer player_value(): the same number, no array.
         player_value = getattr(self.evaluator, "player_value", None)
         self._player_value = player_value if callable(player_value) else None
-        self.star1 = algorithm != "expectiminimax"
-        self.probing = algorithm in ("star2", "chanceprobcut")
+        # Star1's windows at chance nodes: every algorithm but expectiminimax.
+        self.chance_pruning = algorithm != "expectiminimax"
+        # Successors probed per decision child before the Star1 phase (0: none).
+        self.probing_factor = 1 if algorithm in ("star2", "chanceprobcut") else 0
         self.probcut = probcut if algorithm == "chanceprobcut" else None
         self.move_ordering = bool(move_ordering)
         self.reuse_probes = bool(reuse_probes)
@@ -205,7 +199,7 @@ class Searcher:
         self._custom_key = key_fn
         self._state_key = key_fn or default_key_function(game)
         self.key_fn = self._state_key
-        self.history: dict[int, int] = {}
+        self.history_heuristic: dict[int, int] = {}
         self._num_actions = game.num_distinct_actions()
         self.deadline: float | None = None
         self._convert_leaves = False
@@ -264,12 +258,12 @@ class Searcher:
         node = to_search_node(state)
         if self._custom_key is None:
             if node is not state:
-                self.key_fn = _position_key
-            elif self._state_key is _history_key and type(state).__module__ != "pyspiel":
-                self.key_fn = _python_state_key
+                self.key_fn = position_key
+            elif self._state_key is history_key and type(state).__module__ != "pyspiel":
+                self.key_fn = python_state_key
             else:
                 self.key_fn = self._state_key
-        self._cache_leaves = self.table is not None and self.key_fn is not _history_key
+        self._cache_leaves = self.table is not None and self.key_fn is not history_key
         self._convert_leaves = node is not state and not self._eval_takes_positions
         if self.table is not None:
             self.table.new_search()
@@ -288,9 +282,9 @@ class Searcher:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise SearchTimeout()
 
-    def _evaluate(self, node: Any) -> float:
+    def _evaluate(self, node: SearchNode) -> float:
         self.evaluations += 1
-        target = node.to_state() if self._convert_leaves else node
+        target = cast(Position, node).to_state() if self._convert_leaves else node
         if self._player_value is not None:
             value = float(self._player_value(target, self.player))
         else:
@@ -305,7 +299,7 @@ class Searcher:
             )
         return value
 
-    def _terminal_value(self, node: Any) -> float:
+    def _terminal_value(self, node: SearchNode) -> float:
         value = float(node.returns()[self.player])
         if not self.lower_bound <= value <= self.upper_bound:
             raise LeafValueOutOfBounds(
@@ -317,28 +311,29 @@ class Searcher:
         return value
 
     def _ordered_actions(
-        self, node: Any, player: int, depth: int, tt_move: int | None
-    ) -> list[int]:
+        self, node: SearchNode, player: int, depth: int, tt_move: int | None
+    ) -> Sequence[int]:
         actions = node.legal_actions()
         if not self.move_ordering:
             return actions
-        if depth >= 2 and len(actions) > 1 and self.history:
+        if depth >= 2 and len(actions) > 1 and self.history_heuristic:
             offset = player * self._num_actions
-            history = self.history
-            actions = sorted(actions, key=lambda a: -history.get(offset + a, 0))
+            scores = self.history_heuristic
+            actions = sorted(actions, key=lambda a: -scores.get(offset + a, 0))
         if tt_move is not None and len(actions) > 1 and tt_move in actions:
             actions = [tt_move] + [a for a in actions if a != tt_move]
         return actions
 
     def _reward_move(self, player: int, action: int, depth: int) -> None:
         key = player * self._num_actions + action
-        self.history[key] = self.history.get(key, 0) + depth * depth
+        scores = self.history_heuristic
+        scores[key] = scores.get(key, 0) + depth * depth
 
     # ------------------------------------------------------------------- root
 
     def _root(
         self,
-        node: Any,
+        node: SearchNode,
         player: int,
         depth: int,
         root_order: Sequence[int] | None,
@@ -373,7 +368,7 @@ class Searcher:
 
     # ---------------------------------------------------------------- interior
 
-    def _search(self, node: Any, depth: int, alpha: float, beta: float) -> float:
+    def _search(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
         if self.nodes >= self._next_time_check:
             self._tick()
@@ -391,31 +386,32 @@ class Searcher:
             return self._leaf(node)
         return self._decision(node, player, depth, alpha, beta)
 
-    def _leaf(self, node: Any) -> float:
+    def _leaf(self, node: SearchNode) -> float:
         """A frontier value, from the table when the same position was evaluated.
 
         Only where keys find transpositions (not history keys); a table entry of
         depth 0 is exactly the evaluator's value, so this never changes a result.
         """
-        if not self._cache_leaves:
+        table = self.table
+        if not self._cache_leaves or table is None:
             return self._evaluate(node)
         key = self.key_fn(node)
-        entry = self.table.get(key)
+        entry = table.get(key)
         if entry is not None and entry[DEPTH] == 0:
             self.tt_hits += 1
             return entry[LOWER]
         value = self._evaluate(node)
-        self.table.store(key, 0, value, value, None)
+        table.store(key, 0, value, value, None)
         return value
 
     def _decision(
         self,
-        node: Any,
+        node: SearchNode,
         player: int,
         depth: int,
         alpha: float,
         beta: float,
-        probed: tuple | None = None,
+        probed: ProbedChild | None = None,
     ) -> float:
         table = self.table
         tt_move = None
@@ -425,15 +421,14 @@ class Searcher:
             if entry is not None:
                 tt_move = entry[MOVE]
                 if entry[DEPTH] == depth:
-                    lower, upper = entry[LOWER], entry[UPPER]
-                    if lower >= beta or upper <= alpha or lower == upper:
-                        self.tt_hits += 1
-                        return lower if lower >= beta or lower == upper else upper
+                    cutoff = self._table_cutoff(entry, alpha, beta)
+                    if cutoff is not None:
+                        return cutoff
         alpha0, beta0 = alpha, beta
         if probed is None:
             actions = self._ordered_actions(node, player, depth, tt_move)
         else:
-            actions = probed[4]  # the probe's ordering: the probed move comes first
+            actions = probed.ordered  # the probed moves come first, in probing order
         best_action = actions[0]
         search = self._search if probed is None else self._search_or_reuse(probed)
         child_depth = depth - 1
@@ -462,52 +457,65 @@ class Searcher:
         if self.move_ordering:
             self._reward_move(player, best_action, depth)
         if table is not None:
-            self._store(key, depth, best, alpha0, beta0, best_action)
+            self._store(table, key, depth, best, alpha0, beta0, best_action)
         return best
 
-    def _search_or_reuse(self, probed: tuple) -> Callable[..., float]:
-        """A search function that answers the probed successor from the probe.
+    def _search_or_reuse(self, probed: ProbedChild) -> Callable[..., float]:
+        """A search function that answers the probed successors from their probes.
 
-        The probe's fail-soft result is reused when it decides the new window the
-        same way a fresh search would: exact inside its own window, or a bound on
-        the side the new window needs. Only the first call can be the probed move.
+        The search walks ``probed.ordered``, whose first moves are the probed
+        ones in probing order, so the n-th call is the n-th probed move. A probe's
+        fail-soft result is reused when it decides the new window the same way a
+        fresh search would: exact inside its own window, or a bound on the side
+        the new window needs.
         """
-        _, value, window_low, window_high, _ = probed
-        first = [True]
+        pending = iter(probed.moves)
 
-        def search(child: Any, depth: int, alpha: float, beta: float) -> float:
-            if first[0]:
-                first[0] = False
-                if (
-                    window_low < value < window_high
-                    or value <= window_low
-                    and value <= alpha
-                    or value >= window_high
-                    and value >= beta
-                ):
-                    self.probe_reuses += 1
-                    return value
+        def search(child: SearchNode, depth: int, alpha: float, beta: float) -> float:
+            move = next(pending, None)
+            if move is not None and move.decides(alpha, beta):
+                self.probe_reuses += 1
+                return move.value
             return self._search(child, depth, alpha, beta)
 
         return search
 
+    def _table_cutoff(self, entry: tuple, alpha: float, beta: float) -> float | None:
+        """The value an entry of the node's own depth decides for this window, if any."""
+        lower, upper = entry[LOWER], entry[UPPER]
+        if lower >= beta or lower == upper:
+            self.tt_hits += 1
+            return lower
+        if upper <= alpha:
+            self.tt_hits += 1
+            return upper
+        return None
+
+    @staticmethod
     def _store(
-        self, key: Hashable, depth: int, value: float, alpha: float, beta: float, move: int | None
+        table: TranspositionTable,
+        key: Hashable,
+        depth: int,
+        value: float,
+        alpha: float,
+        beta: float,
+        move: int | None,
     ) -> None:
+        """Stores a fail-soft result as the bound (or exact value) it is for (alpha, beta)."""
         if value <= alpha:
-            self.table.store(key, depth, -INF, value, move)
+            table.store(key, depth, -INF, value, move)
         elif value >= beta:
-            self.table.store(key, depth, value, INF, move)
+            table.store(key, depth, value, INF, move)
         else:
-            self.table.store(key, depth, value, value, move)
+            table.store(key, depth, value, value, move)
 
     # ------------------------------------------------------------------ chance
 
-    def _chance(self, node: Any, depth: int, alpha: float, beta: float) -> float:
+    def _chance(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
         outcomes = node.chance_outcomes()
         if self.move_ordering and len(outcomes) > 1:
             outcomes = sorted(outcomes, key=lambda item: -item[1])
-        if not self.star1:
+        if not self.chance_pruning:
             search = self._search
             total = 0.0
             for action, prob in outcomes:
@@ -519,28 +527,37 @@ class Searcher:
             key = self.key_fn(node)
             entry = table.get(key)
             if entry is not None and entry[DEPTH] == depth:
-                lower, upper = entry[LOWER], entry[UPPER]
-                if lower >= beta or upper <= alpha or lower == upper:
-                    self.tt_hits += 1
-                    return lower if lower >= beta or lower == upper else upper
+                cutoff = self._table_cutoff(entry, alpha, beta)
+                if cutoff is not None:
+                    return cutoff
         value = self._star(node, outcomes, depth, alpha, beta)
         if table is not None:
-            self._store(key, depth, value, alpha, beta, None)
+            self._store(table, key, depth, value, alpha, beta, None)
         return value
 
-    def _star(self, node: Any, outcomes: list, depth: int, alpha: float, beta: float) -> float:
+    def _star(
+        self,
+        node: SearchNode,
+        outcomes: Sequence[tuple[int, float]],
+        depth: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
         """Star1 (with optional probing and ProbCut bounds) at one chance node."""
         count = len(outcomes)
         low_bound, high_bound = self.lower_bound, self.upper_bound
         probs = [prob for _, prob in outcomes]
         lo = [low_bound] * count
         hi = [high_bound] * count
-        need_children = self.probing or self.table is not None
+        need_children = self.probing_factor > 0 or self.table is not None
         children = self._expand(node, outcomes) if need_children else None
-        probes: list | None = [None] * count if self.probing and self.reuse_probes else None
+        # Children are expanded up front only where probing or the table reads them.
+        probes: list[ProbedChild | None] | None = (
+            [None] * count if self.probing_factor > 0 and self.reuse_probes else None
+        )
         proven: tuple[list, list] | None = None  # bounds before ChanceProbCut narrowed them
 
-        if need_children:
+        if children is not None:
             exact = self._known_child_bounds(children, depth, lo, hi)
             # Forward pruning only where a cut is possible: not inside the
             # open-window shallow searches themselves.
@@ -553,7 +570,7 @@ class Searcher:
                 cut = self._probcut(children, probs, depth, alpha, beta, lo, hi)
                 if cut is not None:
                     return cut
-            if self.probing:
+            if self.probing_factor > 0:
                 cut = self._probe(children, probs, depth, alpha, beta, lo, hi, exact, probes)
                 if cut is not None:
                     return cut
@@ -624,7 +641,7 @@ class Searcher:
 
     def _verify_probable(
         self,
-        child: Any,
+        child: SearchNode,
         depth: int,
         value: float,
         lower_cut: float,
@@ -648,11 +665,11 @@ class Searcher:
             return self._search(child, depth, window_low, min(upper_cut, proven_high))
         return value
 
-    def _expand(self, node: Any, outcomes: list) -> list:
+    def _expand(self, node: SearchNode, outcomes: Sequence[tuple[int, float]]) -> list[SearchNode]:
         """All outcome children, with the clock checked on huge chance nodes."""
         if len(outcomes) <= _TIME_CHECK_INTERVAL or self.deadline is None:
             return [node.child(action) for action, _ in outcomes]
-        children = []
+        children: list[SearchNode] = []
         for start in range(0, len(outcomes), _TIME_CHECK_INTERVAL):
             self._check_clock()
             children.extend(
@@ -663,11 +680,10 @@ class Searcher:
     def _known_child_bounds(self, children: list, depth: int, lo: list, hi: list) -> list[bool]:
         """Terminal children are exact; table entries of this depth bound the rest."""
         exact = [False] * len(children)
-        table = self.table
         key_fn = self.key_fn
         # With history keys the children of a fresh chance node rarely have an
         # entry yet; the per-child key (the whole history) costs more than it finds.
-        lookup = table is not None and key_fn is not _history_key
+        table = self.table if key_fn is not history_key else None
         check_clock = len(children) > _TIME_CHECK_INTERVAL and self.deadline is not None
         for i, child in enumerate(children):
             if check_clock and i % _TIME_CHECK_INTERVAL == 0:
@@ -678,7 +694,7 @@ class Searcher:
                 self.leaves += 1
                 lo[i] = hi[i] = self._terminal_value(child)
                 exact[i] = True
-            elif lookup:
+            elif table is not None:
                 entry = table.get(key_fn(child))
                 if entry is not None and entry[DEPTH] == depth:
                     if entry[LOWER] > lo[i]:
@@ -697,7 +713,7 @@ class Searcher:
         lo: list,
         hi: list,
         exact: list,
-        probes: list | None,
+        probes: list[ProbedChild | None] | None,
     ) -> float | None:
         """Star2 probing: one successor per decision child gives a one-sided bound."""
         sum_hi = sum(p * h for p, h in zip(probs, hi))
@@ -724,8 +740,9 @@ class Searcher:
                 if minimizing and alpha == -INF or not minimizing and beta == INF:
                     continue
                 tt_move = None
-                if self.table is not None:
-                    entry = self.table.get(self.key_fn(child))
+                table = self.table
+                if table is not None:
+                    entry = table.get(self.key_fn(child))
                     if entry is not None:
                         tt_move = entry[MOVE]
                 ordered = self._ordered_actions(child, player, depth, tt_move)
@@ -740,7 +757,9 @@ class Searcher:
                         continue
                     value = self._search(successor, depth - 1, window_low, hi[i])
                     if probes is not None:
-                        probes[i] = (action, value, window_low, hi[i], ordered)
+                        probes[i] = ProbedChild(
+                            ordered, [ProbedMove(action, value, window_low, hi[i])]
+                        )
                     if value < hi[i]:
                         sum_hi -= prob * (hi[i] - value)
                         hi[i] = value
@@ -754,7 +773,9 @@ class Searcher:
                         continue
                     value = self._search(successor, depth - 1, lo[i], window_high)
                     if probes is not None:
-                        probes[i] = (action, value, lo[i], window_high, ordered)
+                        probes[i] = ProbedChild(
+                            ordered, [ProbedMove(action, value, lo[i], window_high)]
+                        )
                     if value > lo[i]:
                         sum_lo += prob * (value - lo[i])
                         lo[i] = value
@@ -772,6 +793,7 @@ class Searcher:
     ) -> float | None:
         """ChanceProbCut: shallow searches turned into probable per-outcome bounds."""
         settings = self.probcut
+        assert settings is not None, "_probcut runs only for chanceprobcut"
         model = settings.model_for(depth)
         shallow_depth = depth - settings.reduction
         nodes_before = self.nodes
@@ -837,12 +859,6 @@ def search_bounds(evaluator: Any, game: pyspiel.Game, player: int) -> tuple[floa
         low, high = evaluator_bounds(evaluator, game)
         return low, high, True
     return float(game.min_utility()), float(game.max_utility()), False
-
-
-def to_search_node(state: Any) -> Any:
-    """The fast plain-Python position of a custom game, or the pyspiel state itself."""
-    position = getattr(state, "search_position", None)
-    return position() if position is not None else state
 
 
 def search(

@@ -13,7 +13,7 @@ import random
 import pyspiel
 import pytest
 
-from bots.search import KEY_FUNCTIONS, default_key_function
+from bots.keys import KEY_FUNCTIONS, default_key_function
 
 
 def _signature(state, key):
