@@ -34,8 +34,10 @@ import pyspiel
 
 from bots.evaluators import evaluator_bounds, make_evaluator
 from bots.keys import (
+    HistoryDigestNode,
     KeyFunction,
     default_key_function,
+    digest_key,
     history_key,
     position_key,
     python_state_key,
@@ -204,6 +206,7 @@ class Searcher:
         self.deadline: float | None = None
         self._convert_leaves = False
         self._cache_leaves = False
+        self._lookup_children = False
         self.reset_stats()
 
     # ----------------------------------------------------------------- public
@@ -255,16 +258,24 @@ class Searcher:
     def _search_root(
         self, state: Any, depth: int, root_order: Sequence[int] | None, partial: dict | None
     ) -> tuple[float, int | None]:
-        node = to_search_node(state)
+        node: SearchNode = to_search_node(state)
+        key_fn = self._custom_key or self._state_key
         if self._custom_key is None:
             if node is not state:
-                self.key_fn = position_key
-            elif self._state_key is history_key and type(state).__module__ != "pyspiel":
-                self.key_fn = python_state_key
-            else:
-                self.key_fn = self._state_key
-        self._cache_leaves = self.table is not None and self.key_fn is not history_key
-        self._convert_leaves = node is not state and not self._eval_takes_positions
+                key_fn = position_key
+            elif key_fn is history_key and type(state).__module__ != "pyspiel":
+                key_fn = python_state_key
+            elif key_fn is history_key and self.table is not None:
+                node = HistoryDigestNode.root(state)
+                key_fn = digest_key
+        self.key_fn = key_fn
+        # History keys and their digests only meet again on the same path, so
+        # leaf values and chance children are not worth a table lookup there.
+        self._lookup_children = key_fn is not history_key and key_fn is not digest_key
+        self._cache_leaves = self.table is not None and self._lookup_children
+        self._convert_leaves = node is not state and (
+            isinstance(node, HistoryDigestNode) or not self._eval_takes_positions
+        )
         if self.table is not None:
             self.table.new_search()
         player = node.current_player()
@@ -682,8 +693,8 @@ class Searcher:
         exact = [False] * len(children)
         key_fn = self.key_fn
         # With history keys the children of a fresh chance node rarely have an
-        # entry yet; the per-child key (the whole history) costs more than it finds.
-        table = self.table if key_fn is not history_key else None
+        # entry yet: a lookup costs more than it finds.
+        table = self.table if self._lookup_children else None
         check_clock = len(children) > _TIME_CHECK_INTERVAL and self.deadline is not None
         for i, child in enumerate(children):
             if check_clock and i % _TIME_CHECK_INTERVAL == 0:
