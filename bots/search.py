@@ -10,6 +10,8 @@ at chance nodes:
   child; a min child's probe is an upper bound, a max child's a lower bound
   (Hauk et al. 2004). Probing uses only the node kind of the child, so it stays
   exact when chance decides who moves next or a player moves twice in a row.
+  With a probing factor k (Ballard's Star2.5) it probes up to k successors of
+  each child, in rounds (cyclic) or child by child (sequential); k=0 is Star1.
 * ``chanceprobcut``: before probing, shallow searches of every outcome are
   mapped through a calibrated linear model into probable bounds (Schadd et al.
   2009); the node is cut when those lie outside the window, otherwise they
@@ -46,6 +48,7 @@ from bots.node import Position, SearchNode, to_search_node
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
 
 ALGORITHMS = ("expectiminimax", "star1", "star2", "chanceprobcut")
+PROBING_ORDERS = ("cyclic", "sequential")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 INF = math.inf
 _TIME_CHECK_INTERVAL = 64
@@ -106,12 +109,14 @@ class ProbedMove(NamedTuple):
 class ProbedChild:
     """A decision child partly searched by probing; its full search resumes from here.
 
-    ``ordered`` is the child's move order with the probed moves first, in the
-    order they were probed; ``moves`` holds their results.
+    ``ordered`` is the child's move order; its first ``len(moves)`` moves were
+    probed, in that order, and ``moves`` holds their results. A min child's
+    probes bound it from above, a max child's from below.
     """
 
     ordered: Sequence[int]
     moves: list[ProbedMove]
+    minimizing: bool
 
 
 @dataclasses.dataclass(frozen=True)
@@ -173,6 +178,8 @@ class Searcher:
         probcut: ProbCutSettings | None = None,
         reuse_probes: bool = True,
         key_fn: KeyFunction | None = None,
+        probing_factor: int | None = None,
+        probing: str = "cyclic",
     ):
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
@@ -192,8 +199,12 @@ class Searcher:
         self._player_value = player_value if callable(player_value) else None
         # Star1's windows at chance nodes: every algorithm but expectiminimax.
         self.chance_pruning = algorithm != "expectiminimax"
-        # Successors probed per decision child before the Star1 phase (0: none).
-        self.probing_factor = 1 if algorithm in ("star2", "chanceprobcut") else 0
+        # Successors probed per decision child before the Star1 phase (0: none),
+        # and in which order (Ballard's Star2.5; k=1 is Star2, k=0 Star1).
+        self.probing_factor = _probing_factor(algorithm, probing_factor)
+        if probing not in PROBING_ORDERS:
+            raise ValueError(f"unknown probing {probing!r}; accepted: {', '.join(PROBING_ORDERS)}")
+        self.probing = probing
         self.probcut = probcut if algorithm == "chanceprobcut" else None
         self.move_ordering = bool(move_ordering)
         self.reuse_probes = bool(reuse_probes)
@@ -620,10 +631,11 @@ class Searcher:
             child = children[i] if children is not None else node.child(outcomes[i][0])
             window_low = lower_cut if lower_cut > lo_i else lo_i
             window_high = upper_cut if upper_cut < hi_i else hi_i
-            if probes is not None and probes[i] is not None:
-                # The probe already expanded this child: its search resumes here.
+            probed = probes[i] if probes is not None else None
+            if probed is not None and probed.moves:
+                # The probes already expanded this child: its search resumes here.
                 value = self._decision(
-                    child, child.current_player(), depth, window_low, window_high, probes[i]
+                    child, child.current_player(), depth, window_low, window_high, probed
                 )
             else:
                 value = search(child, depth, window_low, window_high)
@@ -716,17 +728,26 @@ class Searcher:
 
     def _probe(
         self,
-        children: list,
-        probs: list,
+        children: list[SearchNode],
+        probs: list[float],
         depth: int,
         alpha: float,
         beta: float,
-        lo: list,
-        hi: list,
-        exact: list,
+        lo: list[float],
+        hi: list[float],
+        exact: list[bool],
         probes: list[ProbedChild | None] | None,
     ) -> float | None:
-        """Star2 probing: one successor per decision child gives a one-sided bound."""
+        """Star2's probing phase, and Ballard's Star2.5 for a probing factor k > 1.
+
+        A probe searches one successor of a decision child: a min child is at
+        most its successor's value, a max child at least (Hauk et al. 2004), so
+        probing uses only the child's node kind and stays exact when chance
+        decides who moves next. Cyclic probing probes one more successor of every
+        child per round, for at most k rounds; sequential probing probes k
+        successors of each child in turn. Both stop at the first cutoff; k=1 is
+        Star2. Probed children are returned in ``probes`` for their full search.
+        """
         sum_hi = sum(p * h for p, h in zip(probs, hi))
         sum_lo = sum(p * l for p, l in zip(probs, lo))
         tol_low = _tolerance(alpha)
@@ -737,40 +758,39 @@ class Searcher:
         if sum_lo >= beta - tol_high:
             self.cutoffs_star2_probe += 1
             return sum_lo if sum_lo > beta else beta
+        count = len(children)
+        probed: list[ProbedChild | None] = probes if probes is not None else [None] * count
+        rounds = self.probing_factor
+        if rounds == 1 or self.probing == "sequential":
+            schedule = ((rank, i) for i in range(count) for rank in range(rounds))
+        else:
+            schedule = ((rank, i) for rank in range(rounds) for i in range(count))
         nodes_before = self.nodes
         self._probe_level += 1
         try:
-            for i, child in enumerate(children):
+            for rank, i in schedule:
                 if exact[i] or lo[i] == hi[i]:
                     continue
-                player = child.current_player()
-                if player < 0:
-                    continue  # a chance child: no one-sided bound from one successor
+                child = children[i]
+                record = probed[i]
+                if record is None:
+                    if rank > 0:
+                        continue  # not probed in the first round: never probed
+                    record = self._start_probing(child, depth, alpha, beta)
+                    if record is None:
+                        continue
+                    probed[i] = record
+                elif len(record.moves) != rank or rank >= len(record.ordered):
+                    continue  # probes stay a prefix of the child's move order
+                action = record.ordered[rank]
                 prob = probs[i]
-                minimizing = player != self.player
-                if minimizing and alpha == -INF or not minimizing and beta == INF:
-                    continue
-                tt_move = None
-                table = self.table
-                if table is not None:
-                    entry = table.get(self.key_fn(child))
-                    if entry is not None:
-                        tt_move = entry[MOVE]
-                ordered = self._ordered_actions(child, player, depth, tt_move)
-                action = ordered[0]
-                successor = child.child(action)
-                self.nodes += 1  # the probed decision child itself
-                if minimizing:
-                    # A min child is at most its probed successor's value.
+                if record.minimizing:
                     lower_cut = (alpha - (sum_hi - prob * hi[i]) + 0.5 * tol_low) / prob
                     window_low = lower_cut if lower_cut > lo[i] else lo[i]
                     if window_low >= hi[i]:
                         continue
-                    value = self._search(successor, depth - 1, window_low, hi[i])
-                    if probes is not None:
-                        probes[i] = ProbedChild(
-                            ordered, [ProbedMove(action, value, window_low, hi[i])]
-                        )
+                    value = self._search(child.child(action), depth - 1, window_low, hi[i])
+                    record.moves.append(ProbedMove(action, value, window_low, hi[i]))
                     if value < hi[i]:
                         sum_hi -= prob * (hi[i] - value)
                         hi[i] = value
@@ -782,11 +802,8 @@ class Searcher:
                     window_high = upper_cut if upper_cut < hi[i] else hi[i]
                     if window_high <= lo[i]:
                         continue
-                    value = self._search(successor, depth - 1, lo[i], window_high)
-                    if probes is not None:
-                        probes[i] = ProbedChild(
-                            ordered, [ProbedMove(action, value, lo[i], window_high)]
-                        )
+                    value = self._search(child.child(action), depth - 1, lo[i], window_high)
+                    record.moves.append(ProbedMove(action, value, lo[i], window_high))
                     if value > lo[i]:
                         sum_lo += prob * (value - lo[i])
                         lo[i] = value
@@ -798,6 +815,30 @@ class Searcher:
             if self._probe_level == 0:
                 self.probe_nodes += self.nodes - nodes_before
         return None
+
+    def _start_probing(
+        self, child: SearchNode, depth: int, alpha: float, beta: float
+    ) -> ProbedChild | None:
+        """The probe record of a decision child, or None where no probe can cut.
+
+        A chance child has no one-sided bound from one successor; a min child's
+        upper bound cannot cut against alpha = -inf, nor a max child's against
+        beta = +inf.
+        """
+        player = child.current_player()
+        if player < 0:
+            return None
+        minimizing = player != self.player
+        if minimizing and alpha == -INF or not minimizing and beta == INF:
+            return None
+        tt_move = None
+        table = self.table
+        if table is not None:
+            entry = table.get(self.key_fn(child))
+            if entry is not None:
+                tt_move = entry[MOVE]
+        self.nodes += 1  # the probed decision child itself
+        return ProbedChild(self._ordered_actions(child, player, depth, tt_move), [], minimizing)
 
     def _probcut(
         self, children: list, probs: list, depth: int, alpha: float, beta: float, lo: list, hi: list
@@ -845,6 +886,22 @@ class Searcher:
         return None
 
 
+def _probing_factor(algorithm: str, probing_factor: int | None) -> int:
+    """Star2's probing factor k: 1 unless given; only star2 and chanceprobcut probe."""
+    probes = algorithm in ("star2", "chanceprobcut")
+    if probing_factor is None:
+        return 1 if probes else 0
+    if isinstance(probing_factor, bool) or not isinstance(probing_factor, int):
+        raise ValueError(f"probing_factor must be an integer >= 0, got {probing_factor!r}")
+    if probing_factor < 0:
+        raise ValueError(f"probing_factor must be an integer >= 0, got {probing_factor}")
+    if not probes and probing_factor > 0:
+        raise ValueError(
+            f"{algorithm} does not probe; probing_factor applies to star2 and chanceprobcut"
+        )
+    return probing_factor
+
+
 def _tolerance(edge: float) -> float:
     """Rounding slack for comparing a probability-weighted sum with a window edge."""
     return 1e-12 * (1.0 + abs(edge)) if edge not in (INF, -INF) else 0.0
@@ -884,6 +941,8 @@ def search(
     player: int | None = None,
     probcut: ProbCutSettings | None = None,
     reuse_probes: bool = True,
+    probing_factor: int | None = None,
+    probing: str = "cyclic",
 ) -> SearchResult:
     """One fixed-depth search with fresh statistics (no iterative deepening)."""
     if player is None:
@@ -899,6 +958,8 @@ def search(
         move_ordering=move_ordering,
         probcut=probcut,
         reuse_probes=reuse_probes,
+        probing_factor=probing_factor,
+        probing=probing,
     )
     value, action = searcher.search(state, depth)
     return SearchResult(value=value, action=action, depth=depth, stats=searcher.stats())
