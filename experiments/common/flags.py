@@ -112,4 +112,6 @@ def fail(message: str, status: int = 2) -> None:
 def program_name(argv: Sequence[str]) -> str:
     main_module = sys.modules.get("__main__")
     spec = getattr(main_module, "__spec__", None)
-    return spec.name if spec is not None else argv[0]
+    if spec is None:
+        return argv[0]
+    return spec.name.removesuffix(".__main__")
