@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -149,3 +150,18 @@ def test_a_run_killed_with_sigkill_resumes_running_only_what_is_missing(tmp_path
     assert f"ran {40 - before} of 40; {before} done before" in done.stdout
     ids = [json.loads(line)["id"] for line in path.read_text().splitlines()]
     assert sorted(ids) == [f"t{i:03d}" for i in range(40)]
+
+
+def test_rerun_errors_replaces_error_records_and_keeps_the_rest(tmp_path):
+    options = RunnerOptions(workers=1, progress=False)
+    with results.ResultsFolder(str(tmp_path), {"n": 2}) as folder:
+        runner.run_missing(runner_tasks.fail, tasks(2), folder, options)
+    with results.ResultsFolder(str(tmp_path), {"n": 2}) as folder:
+        plain = runner.run_missing(runner_tasks.square, tasks(2), folder, options)
+    rerun = dataclasses.replace(options, rerun_errors=True)
+    with results.ResultsFolder(str(tmp_path), {"n": 2}) as folder:
+        again = runner.run_missing(runner_tasks.square, tasks(2), folder, rerun)
+        assert all(r.get("error") is None for r in folder.records())
+    with results.ResultsFolder(str(tmp_path), {"n": 2}) as folder:
+        assert runner.run_missing(runner_tasks.square, tasks(2), folder, rerun).ran == 0
+    assert (plain.ran, again.ran) == (0, 2)

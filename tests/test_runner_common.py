@@ -48,6 +48,8 @@ def test_runner_flags_build_runner_options():
     flag_values(["prog", "--workers=3", "--retries=1", "--game_timeout=5", "--noprogress"])
     options = flags.runner_options(flag_values, timeout_flag="game_timeout")
     assert options == RunnerOptions(workers=3, retries=1, task_timeout=5.0, progress=False)
+    flag_values(["prog", "--rerun_errors"])
+    assert flags.runner_options(flag_values, timeout_flag="game_timeout").rerun_errors
 
 
 def test_two_programs_can_define_the_same_flag_in_one_process():

@@ -69,6 +69,12 @@ def define_runner_flags(
         lower_bound=0,
     )
     define.float(timeout_flag, timeout_default, timeout_help, lower_bound=0.001)
+    define.bool(
+        "rerun_errors",
+        False,
+        "On resume, run again the tasks recorded with an error (a dead worker, a timeout, "
+        "a failing bot) as well as the missing ones.",
+    )
     define.bool("progress", True, "Show a progress bar with ETA on stderr.")
 
 
@@ -81,6 +87,7 @@ def runner_options(flag_values: absl_flags.FlagValues, timeout_flag: str = "task
         retries=flag_values.retries,
         task_timeout=flag_values[timeout_flag].value,
         progress=flag_values.progress,
+        rerun_errors=flag_values.rerun_errors,
     )
 
 

@@ -124,7 +124,10 @@ class CorruptLine:
 
 
 def scan_records(path: str, key: str = "id") -> tuple[dict[str, dict], list[CorruptLine], int, int]:
-    """(records by key, first kept; corrupt middle lines; end of the last good line; size).
+    """(records by key; corrupt middle lines; end of the last good line; size).
+
+    Of several records with one key the first is kept, unless it holds an
+    error: then a later one (a rerun with --rerun_errors) replaces it.
 
     A last line without a newline or not valid JSON is what a killed writer
     leaves: it is neither a record nor reported as corrupt.
@@ -157,7 +160,9 @@ def scan_records(path: str, key: str = "id") -> tuple[dict[str, dict], list[Corr
             corrupt.append(CorruptLine(lineno, line, str(error).splitlines()[0]))
         else:
             if record is not None:
-                records.setdefault(str(record[key]), record)
+                known = records.get(str(record[key]))
+                if known is None or known.get("error") is not None:
+                    records[str(record[key])] = record  # a rerun supersedes an error
         good_end = end
         pos = end
     return records, corrupt, good_end, len(data)

@@ -73,6 +73,7 @@ class RunnerOptions:
     retries: int = 2
     task_timeout: float | None = None
     progress: bool = True
+    rerun_errors: bool = False  # resume also reruns tasks recorded with an error
     preload: tuple[str, ...] = ()  # modules a forkserver imports once for all workers
 
     def __post_init__(self) -> None:
@@ -468,9 +469,16 @@ def run_missing(
 ) -> RunReport:
     """Runs the tasks whose ids are not yet in `folder` (a ResultsFolder), appending each record.
 
+    With options.rerun_errors, tasks recorded with an error run again too.
     A write that fails (ResultsError) stops the run; everything written stays.
     """
-    todo = [t for t in tasks if t.id not in folder.existing]
+    existing = folder.existing
+    todo = [
+        t
+        for t in tasks
+        if t.id not in existing
+        or (options.rerun_errors and existing[t.id].get("error") is not None)
+    ]
     done_before = len(tasks) - len(todo)
     bar = Progress(len(tasks), done_before, unit=unit) if options.progress and todo else None
     errors = 0
