@@ -167,7 +167,13 @@ def run_tournament(
         else pairings(len(config["bots"]), config["schedule"])
     )
     summary = Summary(config, records, pairs, bootstrap=bootstrap)
-    summary.write(out, make_plots=plots)
+    try:
+        summary.write(out, make_plots=plots)
+    except OSError as error:
+        raise TournamentError(
+            f"cannot write the summary in {out}: {error.strerror or error}. The games are "
+            "kept; fix the folder, then rerun the same command to write the summary"
+        ) from None
     return summary
 
 
@@ -179,3 +185,9 @@ def _print_errors(records: Sequence[dict]) -> None:
         print(f"game {record['id']}: error, not counted: {last}", file=sys.stderr)
     if len(failed) > 20:
         print(f"... and {len(failed) - 20} more games with errors", file=sys.stderr)
+    if failed:
+        print(
+            "these games are not counted; once the cause is fixed, rerun the same command "
+            "with --rerun_errors to play them again",
+            file=sys.stderr,
+        )
