@@ -78,7 +78,9 @@ def define_runner_flags(
     define.bool("progress", True, "Show a progress bar with ETA on stderr.")
 
 
-def runner_options(flag_values: absl_flags.FlagValues, timeout_flag: str = "task_timeout"):
+def runner_options(
+    flag_values: absl_flags.FlagValues, timeout_flag: str = "task_timeout"
+) -> RunnerOptions:
     """The RunnerOptions that the runner flags of `flag_values` describe."""
     return RunnerOptions(
         workers=flag_values.workers,
