@@ -12,10 +12,12 @@ import time
 import pyspiel
 import pytest
 
-from experiments import results_io, tournament, tournament_play
-from experiments.tournament_exec import ray_available
-from experiments.tournament_play import ChanceStream, outcome_for, play_game
-from experiments.tournament_schedule import build_tasks
+from experiments import tournament
+from experiments.common import results, runner
+from experiments.common.runner import RunnerOptions, ray_available
+from experiments.tournament import play as tournament_play
+from experiments.tournament.play import ChanceStream, outcome_for, play_game
+from experiments.tournament.schedule import build_tasks
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAME = "pig(winscore=20)"
@@ -37,15 +39,18 @@ def config(
     }
 
 
-def run(cfg: dict, out, **kwargs) -> tournament.Summary:
-    kwargs.setdefault("bootstrap", 50)
-    kwargs.setdefault("plots", False)
-    kwargs.setdefault("progress", False)
-    return tournament.run_tournament(cfg, str(out), **kwargs)
+def run(
+    cfg: dict, out, *, bootstrap: int = 50, plots: bool = False, **options
+) -> tournament.Summary:
+    options.setdefault("progress", False)
+    options.setdefault("task_timeout", tournament.DEFAULT_GAME_TIMEOUT)
+    return tournament.run_tournament(
+        cfg, str(out), options=RunnerOptions(**options), bootstrap=bootstrap, plots=plots
+    )
 
 
 def records(out) -> list[dict]:
-    return list(results_io.read_records(os.path.join(str(out), "games.jsonl")).values())
+    return list(results.read_records(os.path.join(str(out), "games.jsonl")).values())
 
 
 def without_timing(recs: list[dict]) -> dict[str, dict]:
@@ -80,47 +85,6 @@ def test_runner_uses_the_project_bot_factory():
     state = game.new_initial_state()
     assert bot.step(state) in state.legal_actions()
     assert isinstance(bot.last_search, dict)
-
-
-# ---- results_io ----------------------------------------------------------------------------
-
-
-def test_truncated_last_line_is_repaired_and_appending_goes_on(tmp_path):
-    cfg = {"program": "x", "n": 1}
-    assert results_io.prepare_output_dir(str(tmp_path), cfg, records_file="r.jsonl") == {}
-    path = tmp_path / "r.jsonl"
-    for i in range(3):
-        results_io.append_record(str(path), {"id": f"a{i}", "v": i})
-    with open(path, "a") as f:
-        f.write('{"id": "a3", "v"')  # what a SIGKILL during a write leaves
-    existing = results_io.prepare_output_dir(str(tmp_path), cfg, records_file="r.jsonl")
-    assert sorted(existing) == ["a0", "a1", "a2"]
-    assert path.read_text().endswith("}\n")
-    results_io.append_record(str(path), {"id": "a3", "v": 3})
-    assert sorted(results_io.read_records(str(path))) == ["a0", "a1", "a2", "a3"]
-    stored = json.loads((tmp_path / "config.json").read_text())
-    assert stored["config"] == cfg and len(stored["runs"]) == 2
-    assert "versions" in stored["runs"][0]["metadata"]
-
-
-def test_corrupt_middle_line_is_an_error_not_silently_dropped(tmp_path):
-    path = tmp_path / "r.jsonl"
-    path.write_text('{"id": "a"}\nnot json\n{"id": "b"}\n')
-    with pytest.raises(results_io.OutputDirError, match="line 2"):
-        results_io.read_records(str(path))
-
-
-def test_different_config_on_existing_folder_is_refused(tmp_path):
-    results_io.prepare_output_dir(str(tmp_path), {"game": "pig", "seed": 1})
-    with pytest.raises(results_io.OutputDirError, match="different configuration.*seed"):
-        results_io.prepare_output_dir(str(tmp_path), {"game": "pig", "seed": 2})
-    results_io.prepare_output_dir(str(tmp_path), {"game": "pig", "seed": 1})  # same: resumes
-
-
-def test_records_without_config_are_not_adopted(tmp_path):
-    (tmp_path / "records.jsonl").write_text('{"id": "a"}\n')
-    with pytest.raises(results_io.OutputDirError, match="unknown origin"):
-        results_io.prepare_output_dir(str(tmp_path), {"game": "pig"})
 
 
 # ---- common random numbers -----------------------------------------------------------------
@@ -199,7 +163,7 @@ def test_local_pool_and_ray_give_identical_results(tmp_path):
 
 
 def test_ray_executor_without_ray_says_how_to_install_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(tournament, "ray_available", lambda: False)
+    monkeypatch.setattr(runner, "ray_available", lambda: False)
     with pytest.raises(tournament.TournamentError, match=r"pip install 'starspiel\[ray\]'"):
         run(config(), tmp_path, executor="ray")
 
@@ -349,3 +313,107 @@ def test_different_configuration_on_existing_folder_is_refused_by_the_cli(tmp_pa
     )
     assert done.returncode != 0 and "different configuration" in done.stderr
     assert "games_per_pair" in done.stderr and "Traceback" not in done.stderr
+
+
+# ---- faults: a hung bot, a killed worker, a locked folder ------------------------------------
+
+
+class Hanging(pyspiel.Bot):
+    """A test-only bot that never returns from its second move."""
+
+    def __init__(self, inner):
+        pyspiel.Bot.__init__(self)
+        self.inner, self.moves = inner, 0
+
+    def step(self, state):
+        self.moves += 1
+        while self.moves > 1:
+            time.sleep(0.01)
+        return self.inner.step(state)
+
+    def restart_at(self, state):
+        self.inner.restart_at(state)
+
+
+def test_a_hanging_bot_is_stopped_by_the_game_timeout_and_the_run_goes_on(tmp_path, monkeypatch):
+    real_create = tournament_play.create_bot
+
+    def create(spec, game, player_id, seed):
+        if spec == "hang":
+            return Hanging(real_create("random", game, player_id, seed))
+        return real_create(spec, game, player_id, seed)
+
+    monkeypatch.setattr(tournament_play, "create_bot", create)
+    cfg = config(bots=["hang", "random"], games_per_pair=2)
+    summary = run(cfg, tmp_path, workers=1, task_timeout=0.5)
+    recs = {r["id"]: r for r in records(tmp_path)}
+    assert sorted(recs) == ["0v1#0", "0v1#1"]
+    for r in recs.values():
+        assert r["error"].startswith("game stopped by --game_timeout=0.5 s after ")
+        seat = r["bot_index"].index(0)
+        assert r["error"].endswith(f"bot to move: seat {seat}, 'hang'") and r["returns"] is None
+    assert summary.n_errors == 2 and "2 errors" in summary.result_lines()[0]
+    assert "2 with errors" in (tmp_path / "summary.md").read_text()
+
+
+def _forkserver_workers(root_pid: int) -> list[int]:
+    """Worker processes started by the forkserver under `root_pid` (read from /proc)."""
+    parent, cmdline = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    parent[int(entry)] = int(handle.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                    cmdline[int(entry)] = handle.read()
+            except (OSError, IndexError, ValueError):
+                continue
+    servers = [
+        p for p, pp in parent.items() if pp == root_pid and b"forkserver" in cmdline.get(p, b"")
+    ]
+    return [p for p, pp in parent.items() if pp in servers]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds worker processes through /proc")
+def test_a_worker_killed_mid_run_costs_one_retry_not_the_run(tmp_path):
+    out = tmp_path / "run"
+    args = [
+        f"--game={GAME}",
+        "--bot=expectiminimax(max_depth=2)",
+        "--bot=random",
+        "--games_per_pair=30",
+        "--workers=2",
+        "--seed=3",
+        f"--out={out}",
+        "--noplots",
+        "--bootstrap=10",
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "experiments.tournament", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    path = out / "games.jsonl"
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and time.monotonic() < deadline and proc.poll() is None:
+        workers = _forkserver_workers(proc.pid)
+        if workers and path.exists() and path.read_text().count("\n") >= 2:
+            killed = workers[0]
+            os.kill(killed, signal.SIGKILL)
+        time.sleep(0.01)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert killed is not None, "the run ended before a worker could be killed"
+    assert proc.returncode == 0, stderr
+    assert "killed by signal SIGKILL" in stderr and "retrying it on a fresh worker" in stderr
+    recs = records(out)
+    assert len(recs) == 30 and all(r["error"] is None for r in recs)
+
+
+def test_a_second_run_on_a_folder_in_use_is_refused(tmp_path):
+    with results.ResultsFolder(str(tmp_path), {"program": "another run"}):
+        done = cli("--bot=random", "--bot=random", "--games_per_pair=1", f"--out={tmp_path}")
+    assert done.returncode == 2 and "in use by a live run" in done.stderr
+    assert "Traceback" not in done.stderr

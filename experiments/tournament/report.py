@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments import tournament_stats as ts
+from experiments.tournament import stats as ts
 
 
 def _f(x: float, digits: int = 3) -> str:

@@ -3,13 +3,13 @@
 The runner plays the game loop itself rather than calling evaluate_bots, so it
 can (1) sample chance outcomes from the game pair's common random-number
 stream, (2) time each move and read the search bots' `last_search`, and
-(3) record a bot's exception as the game's result instead of crashing the run.
+(3) record a bot's exception as the game's result instead of crashing the run,
+and (4) name the bot to move when the game runs past --game_timeout.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import time
 import traceback
 from collections.abc import Sequence
@@ -18,10 +18,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-try:  # Registers the custom games in every process that plays (workers included).
-    import games  # noqa: F401
-except Exception:  # pragma: no cover - tolerate a half-written games package
-    pass
+from experiments.common.games import load_game
+from experiments.common.runner import TaskTimeout
 
 # Keys copied from a search bot's last_search into the per-move record.
 SEARCH_KEYS = ("nodes", "depth", "value")
@@ -50,11 +48,6 @@ def create_bot(spec: str, game: pyspiel.Game, player_id: int, seed: int | None) 
     if seed is None:
         return bots.make_bot(spec, game, player_id)
     return bots.make_bot(spec, game, player_id, seed=seed)
-
-
-@functools.lru_cache(maxsize=8)
-def load_game(game_string: str) -> pyspiel.Game:
-    return pyspiel.load_game(game_string)
 
 
 class ChanceStream:
@@ -166,19 +159,15 @@ def play_game(task: GameTask) -> dict[str, Any]:
             acting = None
             history.append(int(action))
             state.apply_action(action)
+    except TaskTimeout as e:  # --game_timeout: the runner stopped this game
+        error_seat = acting
+        error = timeout_message(task, e.limit, sum(moves_by_seat), acting)
     except Exception as e:  # a failing bot voids its game, not the tournament
         error = "".join(traceback.format_exception(type(e), e, e.__traceback__))
         error_seat = acting
     returns = None if error or state is None else [float(r) for r in state.returns()]
     return {
-        "id": task.id,
-        "game": task.game,
-        "bots": list(task.specs),
-        "bot_index": list(task.bot_index),
-        "pairing": list(task.pairing),
-        "game_index": task.game_index,
-        "pair": task.pair,
-        "seed": {"chance": task.chance_seed, "bots": list(task.bot_seeds)},
+        **task_fields(task),
         "returns": returns,
         "winner": None if returns is None else _winner(returns),
         "moves": sum(moves_by_seat),
@@ -194,6 +183,49 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "cpu_seconds": time.process_time() - cpu_start,
         "history": history,
         "search": search,
+    }
+
+
+def task_fields(task: GameTask) -> dict[str, Any]:
+    """The fields of a game's record that its task alone decides."""
+    return {
+        "id": task.id,
+        "game": task.game,
+        "bots": list(task.specs),
+        "bot_index": list(task.bot_index),
+        "pairing": list(task.pairing),
+        "game_index": task.game_index,
+        "pair": task.pair,
+        "seed": {"chance": task.chance_seed, "bots": list(task.bot_seeds)},
+    }
+
+
+def timeout_message(task: GameTask, limit: float, moves: int, seat: int | None) -> str:
+    who = (
+        f"bot to move: seat {seat}, {task.specs[seat]!r}"
+        if seat is not None
+        else "no bot was thinking (the game itself was slow)"
+    )
+    return f"game stopped by --game_timeout={limit:g} s after {moves} moves; {who}"
+
+
+def failed_game_record(task: GameTask, message: str) -> dict[str, Any]:
+    """The record of a game the runner had to stop or give up (dead or stuck worker)."""
+    return {
+        **task_fields(task),
+        "returns": None,
+        "winner": None,
+        "moves": 0,
+        "chance_events": 0,
+        "cut_off": False,
+        "error": message,
+        "error_seat": None,
+        "moves_by_seat": [0] * len(task.specs),
+        "seconds_by_seat": [0.0] * len(task.specs),
+        "seconds": None,
+        "cpu_seconds": None,
+        "history": [],
+        "search": [],
     }
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from experiments.tournament_play import GameTask
+from experiments.tournament.play import GameTask
 
 SCHEDULES = ("round_robin", "gauntlet")
 

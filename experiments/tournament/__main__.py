@@ -1,0 +1,114 @@
+"""The command line of experiments.tournament (see the package docstring)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from absl import app
+
+from experiments.common import flags
+from experiments.tournament.run import (
+    DEFAULT_GAME_TIMEOUT,
+    TournamentError,
+    default_out,
+    run_tournament,
+)
+from experiments.tournament.schedule import SCHEDULES
+
+# Equal thinking time per move; about two minutes on 2 cores with the default 10 games per pair.
+DEFAULT_BOTS = [
+    "star2(time_limit=0.05)",
+    "expectiminimax(time_limit=0.05)",
+    "mcts(time_limit=0.05)",
+    "random",
+]
+
+FLAGS, _define = flags.program_flags()
+_define.string("game", "pig", "OpenSpiel game string, e.g. pig or 'pig(winscore=50)'.")
+_define.multi_string("bot", DEFAULT_BOTS, "A bots.make_bot spec; repeat the flag per bot.")
+_define.enum(
+    "schedule",
+    "round_robin",
+    SCHEDULES,
+    "round_robin: every pair of bots; gauntlet: the first bot against each other.",
+)
+_define.integer(
+    "games_per_pair",
+    10,
+    "Games per pairing (seats alternate; pairs of two "
+    "share dice). One-player games: games per bot.",
+    lower_bound=1,
+)
+_define.integer("seed", 0, "Tournament seed; every game's seeds derive from it.", lower_bound=0)
+_define.string(
+    "out",
+    None,
+    "Results folder (default: results/tournament-<game>-<hash of "
+    "the configuration>, so the same command resumes the same folder).",
+)
+_define.integer(
+    "max_moves",
+    1000,
+    "Safeguard: a game is cut off after this many bot "
+    "moves (chance events not counted) and recorded with cut_off=true.",
+    lower_bound=1,
+)
+_define.integer("bootstrap", 1000, "Bootstrap samples for the Elo intervals.", lower_bound=0)
+_define.bool("plots", True, "Write PNG plots (needs matplotlib).")
+flags.define_runner_flags(
+    _define,
+    timeout_flag="game_timeout",
+    timeout_default=DEFAULT_GAME_TIMEOUT,
+    timeout_help=(
+        "Wall-time limit of one game in seconds. A game past it is stopped and recorded "
+        "with an error naming the bot to move; it counts as an error, not a result. "
+        "Raise it for long games with slow bots."
+    ),
+)
+
+
+def config_from_flags() -> dict[str, Any]:
+    """The part of the flags that decides the results (compared when resuming)."""
+    return {
+        "program": "experiments.tournament",
+        "game": FLAGS.game,
+        "bots": list(FLAGS.bot),
+        "schedule": FLAGS.schedule,
+        "games_per_pair": FLAGS.games_per_pair,
+        "seed": FLAGS.seed,
+        "max_moves": FLAGS.max_moves,
+    }
+
+
+def main(argv: Sequence[str]) -> None:
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+    config = config_from_flags()
+    out = FLAGS.out or default_out(config)
+    try:
+        summary = run_tournament(
+            config,
+            out,
+            options=flags.runner_options(FLAGS, timeout_flag="game_timeout"),
+            bootstrap=FLAGS.bootstrap,
+            plots=FLAGS.plots,
+        )
+    except TournamentError as error:
+        flags.fail(str(error))
+        return
+    except KeyboardInterrupt:
+        print(
+            f"\ninterrupted; finished games are saved in {out}: rerun the same command to resume",
+            file=sys.stderr,
+        )
+        sys.exit(130)
+    print()
+    print(summary.markdown())
+    print("\n".join(summary.result_lines()))
+    print(f"\nresults in {out}/ (summary.md, summary.csv, games.jsonl)")
+
+
+if __name__ == "__main__":
+    flags.run(main, FLAGS)

@@ -1,0 +1,193 @@
+"""One tournament from a configuration: validate, play what is missing, summarise."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import pyspiel
+
+from experiments.common import games, results, runner
+from experiments.common.runner import RunnerOptions, Task
+from experiments.tournament import play
+from experiments.tournament.report import Summary
+from experiments.tournament.schedule import SCHEDULES, build_tasks, pairings
+
+RECORDS_FILE = "games.jsonl"
+DEFAULT_GAME_TIMEOUT = 600.0
+
+
+class TournamentError(ValueError):
+    """A configuration problem to report to the user without a traceback."""
+
+
+def _spec_name(spec: str) -> str:
+    return re.split(r"[(\s]", spec.strip(), maxsplit=1)[0]
+
+
+def _spec_sets_seed(spec: str) -> bool:
+    return re.search(r"[(,]\s*seed\s*=", spec) is not None
+
+
+def load_game(game_string: str) -> pyspiel.Game:
+    """Loads the game (custom games registered) or raises TournamentError."""
+    try:
+        game = games.load_game(game_string)
+    except games.GameError as error:
+        raise TournamentError(f"--game={game_string!r}: {error}") from None
+    if game.num_players() not in (1, 2):
+        raise TournamentError(
+            f"game {game_string!r} has {game.num_players()} players; "
+            "the tournament plays one- and two-player games"
+        )
+    return game
+
+
+def validate_bots(specs: Sequence[str], game: pyspiel.Game) -> list[bool]:
+    """Builds every bot once per seat so a bad spec fails before any game; returns takes_seed."""
+    if not specs:
+        raise TournamentError("no --bot given")
+    if game.num_players() == 2 and len(specs) < 2:
+        raise TournamentError("a two-player tournament needs at least two --bot flags")
+    rewards = game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
+    takes_seed = []
+    for spec in specs:
+        if _spec_name(spec) == "mcts" and rewards:
+            raise TournamentError(
+                f"bot {spec!r}: OpenSpiel's MCTS (pyspiel.MCTSBot) only plays games with "
+                f"terminal rewards, and {game.get_type().short_name} has intermediate rewards. "
+                "Use a search bot instead (e.g. --bot='expectiminimax(time_limit=0.1)' or "
+                "star2) or random."
+            )
+        try:
+            for player in range(game.num_players()):
+                play.create_bot(spec, game, player, None)
+        except Exception as e:
+            raise TournamentError(
+                f"bad bot spec {spec!r} for game {game.get_type().short_name}: "
+                f"{type(e).__name__}: {str(e).strip()}"
+            ) from e
+        seeded = not _spec_sets_seed(spec)
+        if seeded:
+            try:
+                play.create_bot(spec, game, 0, 1)
+            except Exception:
+                seeded = False  # this bot takes no seed parameter
+        takes_seed.append(seeded)
+    return takes_seed
+
+
+def default_out(config: dict) -> str:
+    """results/tournament-<game>-<hash>: the same command resumes the same folder."""
+    digest = hashlib.sha1(json.dumps(config, sort_keys=True).encode()).hexdigest()[:8]
+    game = re.sub(r"[^A-Za-z0-9_.-]+", "_", config["game"]).strip("_")
+    return os.path.join("results", f"tournament-{game}-{digest}")
+
+
+def _failed_game(task: Task, message: str) -> dict[str, Any]:
+    return play.failed_game_record(task.payload, message)
+
+
+def run_tournament(
+    config: dict,
+    out: str,
+    *,
+    options: RunnerOptions | None = None,
+    bootstrap: int = 1000,
+    plots: bool = True,
+) -> Summary:
+    """Plays what is missing in `out`, then writes and returns the summary.
+
+    `config`: game, bots, schedule, games_per_pair, seed, max_moves (as the flags).
+    `options`: workers, executor, retries, task_timeout (the game timeout); the
+    default plays in this process with a timeout of DEFAULT_GAME_TIMEOUT.
+    Raises TournamentError for a bad configuration or results folder.
+    """
+    options = options or RunnerOptions(task_timeout=DEFAULT_GAME_TIMEOUT)
+    if options.executor == "ray" and not runner.ray_available():
+        raise TournamentError(runner.RAY_MISSING)
+    if config.get("schedule") not in SCHEDULES:
+        raise TournamentError(
+            f"unknown schedule {config.get('schedule')!r}; accepted: {', '.join(SCHEDULES)}"
+        )
+    game = load_game(config["game"])
+    takes_seed = validate_bots(config["bots"], game)
+    config = dict(config, num_players=game.num_players())
+    game_tasks = build_tasks(
+        config["game"],
+        config["bots"],
+        game.num_players(),
+        config["schedule"],
+        config["games_per_pair"],
+        config["seed"],
+        config["max_moves"],
+        takes_seed,
+    )
+    tasks = [Task(t.id, t) for t in game_tasks]
+    options = dataclasses.replace(
+        options, preload=options.preload or ("experiments.tournament.play",)
+    )
+    extra = {
+        "workers": options.workers,
+        "executor": options.executor,
+        "ray_address": options.ray_address,
+        "retries": options.retries,
+        "game_timeout": options.task_timeout,
+    }
+    try:
+        with results.ResultsFolder(out, config, records_file=RECORDS_FILE, extra=extra) as folder:
+            if folder.existing:
+                print(
+                    f"resuming {out}: {len(folder.existing)} of {len(tasks)} games already played"
+                )
+            report = runner.run_missing(
+                play.play_game, tasks, folder, options, error_record=_failed_game, unit="games"
+            )
+            ids = {t.id for t in tasks}
+            records = [r for r in folder.records() if r["id"] in ids]
+    except (results.ResultsError, runner.RunnerError) as error:
+        raise TournamentError(
+            f"{error}" if "rerun" in str(error) else f"{error}; finished games are kept in {out}"
+        ) from None
+    if report.ran:
+        print(
+            f"played {report.ran} games in {report.seconds:.1f} s"
+            + (f" ({report.errors} with errors, see {RECORDS_FILE})" if report.errors else "")
+        )
+    _print_errors(records)
+    pairs = (
+        [(b,) for b in range(len(config["bots"]))]
+        if game.num_players() == 1
+        else pairings(len(config["bots"]), config["schedule"])
+    )
+    summary = Summary(config, records, pairs, bootstrap=bootstrap)
+    try:
+        summary.write(out, make_plots=plots)
+    except OSError as error:
+        raise TournamentError(
+            f"cannot write the summary in {out}: {error.strerror or error}. The games are "
+            "kept; fix the folder, then rerun the same command to write the summary"
+        ) from None
+    return summary
+
+
+def _print_errors(records: Sequence[dict]) -> None:
+    """One line per game recorded with an error: the last line of its message."""
+    failed = [r for r in records if r.get("error")]
+    for record in failed[:20]:
+        last = record["error"].strip().splitlines()[-1]
+        print(f"game {record['id']}: error, not counted: {last}", file=sys.stderr)
+    if len(failed) > 20:
+        print(f"... and {len(failed) - 20} more games with errors", file=sys.stderr)
+    if failed:
+        print(
+            "these games are not counted; once the cause is fixed, rerun the same command "
+            "with --rerun_errors to play them again",
+            file=sys.stderr,
+        )

@@ -1,0 +1,167 @@
+"""The shared task runner: identical records on every backend, resume, dead and hung workers."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import runner_tasks
+
+from experiments.common import results, runner
+from experiments.common.runner import RunnerOptions, Task
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def tasks(n: int = 6, **extra) -> list[Task]:
+    return [Task(f"t{i}", {"x": i, "seed": 100 + i, **extra}) for i in range(n)]
+
+
+def collect(fn, task_list, **options) -> dict[str, dict]:
+    options.setdefault("progress", False)
+    got: list[dict] = []
+    runner.execute(fn, task_list, RunnerOptions(**options), got.append)
+    assert len(got) == len(task_list)
+    return {r["id"]: r for r in got}
+
+
+def test_records_are_identical_in_process_and_on_a_pool():
+    serial = collect(runner_tasks.square, tasks(), workers=1)
+    assert serial["t3"] == {"id": "t3", "x": 3, "square": 9, "draw": serial["t3"]["draw"]}
+    assert collect(runner_tasks.square, tasks(), workers=2) == serial
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    """One local Ray for the Ray tests (the runner joins it instead of starting its own)."""
+    if not runner.ray_available():
+        pytest.skip("ray is not installed (pip install 'starspiel[ray]')")
+    import ray
+
+    started = runner._ray_init(ray, RunnerOptions(workers=2, executor="ray"))
+    yield
+    if started:
+        ray.shutdown()
+
+
+def test_records_are_identical_on_ray(ray_session):
+    serial = collect(runner_tasks.square, tasks(), workers=1)
+    assert collect(runner_tasks.square, tasks(), workers=2, executor="ray") == serial
+
+
+def test_a_failing_task_is_recorded_with_its_traceback(tmp_path):
+    got = collect(runner_tasks.fail, tasks(2), workers=2, retries=0)  # a raise is not a dead worker
+    assert "ValueError: bad payload 1" in got["t1"]["error"]
+    assert "Traceback" in got["t1"]["error"]
+
+
+def test_a_killed_worker_costs_one_retry_and_the_run_goes_on(tmp_path, capsys):
+    task_list = [
+        Task(f"t{i}", {"x": i, "seed": i, "marker": str(tmp_path / f"m{i}")}) for i in range(4)
+    ]
+    got = collect(runner_tasks.die_once, task_list, workers=2, retries=1)
+    assert all(r.get("error") is None for r in got.values())
+    assert got == collect(runner_tasks.square, task_list, workers=1)
+    assert "killed by signal SIGKILL" in capsys.readouterr().err
+
+
+def test_a_worker_that_always_dies_is_recorded_as_failed_after_the_retries():
+    got = collect(runner_tasks.always_die, tasks(1), workers=2, retries=2)
+    error = got["t0"]["error"]
+    assert "died (killed by signal SIGKILL) in each of 3 attempts" in error
+
+
+def test_dead_workers_and_hung_tasks_on_ray_cost_one_task(tmp_path, ray_session):
+    once = [Task("a", {"x": 1, "seed": 1, "marker": str(tmp_path / "m")})]
+    got = collect(runner_tasks.die_once, once, workers=1, executor="ray", retries=1)
+    assert got["a"]["square"] == 1 and got["a"].get("error") is None
+    got = collect(runner_tasks.always_die, tasks(1), workers=1, executor="ray", retries=1)
+    assert "in each of 2 attempts" in got["t0"]["error"]
+    got = collect(runner_tasks.hang_in_python, tasks(1), executor="ray", task_timeout=0.3)
+    assert "wall-time limit of 0.3 s" in got["t0"]["error"]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_task_hung_in_python_is_stopped_by_its_timeout(workers):
+    start = time.monotonic()
+    got = collect(runner_tasks.hang_in_python, tasks(2), workers=workers, task_timeout=0.3)
+    assert all("wall-time limit of 0.3 s" in r["error"] for r in got.values())
+    assert time.monotonic() - start < 30  # a generous guard against a hang, not a timing test
+
+
+def test_a_task_stuck_outside_python_is_killed_with_its_worker():
+    got = collect(runner_tasks.hang_outside_python, tasks(1), workers=2, task_timeout=0.2)
+    assert "did not stop" in got["t0"]["error"] and "worker was killed" in got["t0"]["error"]
+
+
+def test_error_records_carry_the_fields_the_program_adds():
+    got: list[dict] = []
+    runner.execute(
+        runner_tasks.fail,
+        tasks(1),
+        RunnerOptions(progress=False),
+        got.append,
+        error_record=lambda task, message: {"x": task.payload["x"], "error": "overwritten"},
+    )
+    assert got[0]["x"] == 0 and "bad payload" in got[0]["error"]
+
+
+def test_bad_options_and_duplicate_ids_are_refused():
+    with pytest.raises(runner.RunnerError, match="accepted: local, ray"):
+        RunnerOptions(executor="slurm")
+    with pytest.raises(runner.RunnerError, match="unique"):
+        runner.execute(runner_tasks.square, [Task("a", {}), Task("a", {})], RunnerOptions(), print)
+
+
+def test_run_missing_runs_only_what_the_folder_lacks(tmp_path):
+    options = RunnerOptions(workers=1, progress=False)
+    with results.ResultsFolder(str(tmp_path), {"n": 6}) as folder:
+        first = runner.run_missing(runner_tasks.square, tasks(3), folder, options)
+    with results.ResultsFolder(str(tmp_path), {"n": 6}) as folder:
+        second = runner.run_missing(runner_tasks.square, tasks(6), folder, options)
+        assert sorted(r["id"] for r in folder.records()) == [f"t{i}" for i in range(6)]
+    assert (first.ran, second.done_before, second.ran, second.errors) == (3, 3, 3, 0)
+
+
+def test_a_run_killed_with_sigkill_resumes_running_only_what_is_missing(tmp_path):
+    out = tmp_path / "run"
+    command = [sys.executable, os.path.join(ROOT, "tests", "runner_tasks.py"), str(out), "40", "2"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests")]))
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    path = out / "records.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if path.exists() and path.read_text().count("\n") >= 5:
+            break
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.read() if proc.stderr else ""
+    before = path.read_text().count("\n")
+    assert 5 <= before < 40
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"ran {40 - before} of 40; {before} done before" in done.stdout
+    ids = [json.loads(line)["id"] for line in path.read_text().splitlines()]
+    assert sorted(ids) == [f"t{i:03d}" for i in range(40)]
+
+
+def test_rerun_errors_replaces_error_records_and_keeps_the_rest(tmp_path):
+    options = RunnerOptions(workers=1, progress=False)
+    with results.ResultsFolder(str(tmp_path), {"n": 2}) as folder:
+        runner.run_missing(runner_tasks.fail, tasks(2), folder, options)
+    with results.ResultsFolder(str(tmp_path), {"n": 2}) as folder:
+        plain = runner.run_missing(runner_tasks.square, tasks(2), folder, options)
+    rerun = dataclasses.replace(options, rerun_errors=True)
+    with results.ResultsFolder(str(tmp_path), {"n": 2}) as folder:
+        again = runner.run_missing(runner_tasks.square, tasks(2), folder, rerun)
+        assert all(r.get("error") is None for r in folder.records())
+    with results.ResultsFolder(str(tmp_path), {"n": 2}) as folder:
+        assert runner.run_missing(runner_tasks.square, tasks(2), folder, rerun).ran == 0
+    assert (plain.ran, again.ran) == (0, 2)
