@@ -199,8 +199,8 @@ def test_draws_are_fixed_across_iterations():
     """Iterative deepening revisits chance nodes: their draws are reused, not redrawn."""
     game = pyspiel.load_game("pig(winscore=30)")
     state = game.new_initial_state()
-    bot = bots.make_bot("mcms(samples=3,max_depth=4)", game, 0)
-    bot._time_limit = 60.0  # iterate 1..4 without a real time limit
+    # A generous time limit with max_depth: iterative deepening over depths 1..4.
+    bot = bots.make_bot("mcms(samples=3,max_depth=4,time_limit=600)", game, 0)
     bot.step(state)
     stats = bot.last_search
     assert stats["depth"] == 4
