@@ -9,11 +9,12 @@ import numpy as np
 import pyspiel
 
 from bots.calibration import probcut_settings
+from bots.mcms import MCMSSearcher
 from bots.search import Searcher
 from bots.search_bot import SearchBot
 from bots.spec import parse_spec
 
-SEARCH_BOTS = ("expectiminimax", "star1", "star2", "chanceprobcut")
+SEARCH_BOTS = ("expectiminimax", "star1", "star2", "chanceprobcut", "mcms")
 BOT_NAMES = SEARCH_BOTS + ("mcts", "random")
 
 DEFAULT_TIME_LIMIT = 1.0
@@ -22,6 +23,8 @@ DEFAULT_TT_SIZE = 100_000
 _SEARCH_PARAMS = {"max_depth", "time_limit", "evaluator", "tt_size", "seed", "move_ordering"}
 _PROBCUT_PARAMS = {"R", "t", "calibration"}
 _STAR2_PARAMS = {"probing_factor", "probing"}  # Ballard's Star2.5
+_MCMS_PARAMS = {"samples"}  # and seed, also the sampling seed
+DEFAULT_MCMS_SAMPLES = 5
 _MCTS_PARAMS = {
     "uct_c",
     "max_simulations",
@@ -43,6 +46,8 @@ def _accepted(name: str) -> set[str]:
         return _SEARCH_PARAMS | _PROBCUT_PARAMS
     if name == "star2":
         return _SEARCH_PARAMS | _STAR2_PARAMS
+    if name == "mcms":
+        return _SEARCH_PARAMS | _STAR2_PARAMS | _MCMS_PARAMS
     return _SEARCH_PARAMS
 
 
@@ -142,6 +147,8 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         confidence = params.get("t", 1.5)
         _check_number("t", confidence, integer=False, minimum=0)
         probcut = probcut_settings(game, reduction, confidence, params.get("calibration"))
+    if name == "mcms":
+        return _mcms_bot(params, game, player_id, max_depth, time_limit, tt_size, move_ordering)
     searcher = Searcher(
         game,
         player_id,
@@ -150,6 +157,34 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         tt_size=tt_size,
         move_ordering=move_ordering,
         probcut=probcut,
+        probing_factor=params.get("probing_factor"),
+        probing=params.get("probing", "cyclic"),
+    )
+    return SearchBot(game, player_id, searcher, max_depth, time_limit, seed)
+
+
+def _mcms_bot(
+    params: dict[str, Any],
+    game: pyspiel.Game,
+    player_id: int,
+    max_depth: int | None,
+    time_limit: float | None,
+    tt_size: int,
+    move_ordering: bool,
+) -> SearchBot:
+    """MCMS: Star2 on sampled chance nodes; ``seed`` (default 0) fixes the draws."""
+    samples = params.get("samples", DEFAULT_MCMS_SAMPLES)
+    _check_number("samples", samples, integer=True, minimum=1)
+    seed = params.get("seed")
+    sampling_seed = 0 if seed is None else seed
+    searcher = MCMSSearcher(
+        game,
+        player_id,
+        samples,
+        sampling_seed,
+        evaluator=params.get("evaluator"),
+        tt_size=tt_size,
+        move_ordering=move_ordering,
         probing_factor=params.get("probing_factor"),
         probing=params.get("probing", "cyclic"),
     )

@@ -9,14 +9,14 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from bots.search import STAT_KEYS, Searcher, SearchTimeout
+from bots.search import Searcher, SearchTimeout
 
 # Deepest iteration tried under a time limit when no max_depth is given.
 DEFAULT_DEPTH_CAP = 100
 
 
 class SearchBot(pyspiel.Bot):
-    """Expectiminimax, Star1, Star2 or ChanceProbCut as an OpenSpiel bot.
+    """Expectiminimax, Star1, Star2, ChanceProbCut or MCMS as an OpenSpiel bot.
 
     With ``time_limit`` the bot deepens one ply at a time and plays the move of
     the deepest completed iteration. If not even depth 1 completes (yacht's 7,776
@@ -177,5 +177,5 @@ class SearchBot(pyspiel.Bot):
             "time": time.perf_counter() - start,
             "completed": completed,
             "iterations": iterations,
-            **{key: stats[key] for key in STAT_KEYS},
+            **stats,  # STAT_KEYS, and mcms's sampling counts
         }

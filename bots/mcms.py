@@ -1,0 +1,166 @@
+"""Monte Carlo *-Minimax Search (Lanctot, Saffidine, Veness, Archibald, Winands 2013).
+
+MCMS is Star2 on a sampled tree: at a chance node with remaining depth above 0
+and more outcomes than ``samples``, it draws ``samples`` outcomes from the
+chance distribution, with replacement, and searches the node as a chance node
+whose outcomes are the draws with equal weights. Everything else (alpha-beta,
+Star1 windows, Star2 probing, the bounds L and U, the transposition table) is
+the exact engine's, so MCMS returns the value of plain expectiminimax over the
+tree it sampled.
+
+Choices (the paper's abstract leaves them open):
+
+* Repeated draws merge: an outcome drawn c times is one child of weight
+  c / samples. The value is the same as searching c equal children, at the
+  cost of one.
+* Draws are a function of (seed, the node's sampling key, samples) only: the
+  generator of a chance node is seeded with ``seed`` and a 64-bit BLAKE2b hash
+  of the canonical text of the node's key. A node therefore has the same draws
+  in every iteration of iterative deepening, on every path that reaches it, and
+  in every move of a game; runs are reproducible across processes.
+* The transposition table stays sound without separating entries: since the
+  draws depend on the state alone, MCMS searches one fixed "sampled game" (each
+  chance distribution replaced by its empirical one), and every entry it stores
+  is an exact value or bound of that game. The sampling key is the table key
+  (history-keyed games use the history digest whether or not there is a
+  table), so two states the table merges always have the same draws. An MCMS
+  searcher owns its table; exact searchers never read it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import pyspiel
+
+from bots.keys import HistoryDigestNode, digest_key, history_digest, history_key
+from bots.node import SearchNode
+from bots.search import STAT_KEYS, Searcher
+from bots.transposition import DEPTH
+
+MCMS_STAT_KEYS = STAT_KEYS + ("sampled_chance_nodes", "samples_drawn", "sample_reuses")
+
+# Draws kept per searcher so repeated visits (iterative deepening, probes) skip
+# chance_outcomes() (1 ms for yacht's 7,776 rolls); cleared when full.
+_DRAW_CACHE_SIZE = 100_000
+
+
+def canonical_text(key: Any) -> str:
+    """Text of a key that is the same in every process (no ids, no hash seeds).
+
+    Ints, floats, strings, booleans and None print as themselves, tuples
+    recursively; any other object (a custom game's shared rules table inside a
+    position) prints as its type name only, being the same for every node of
+    the game.
+    """
+    if isinstance(key, tuple):
+        return "(" + ",".join(canonical_text(item) for item in key) + ")"
+    if key is None or isinstance(key, (bool, int, float, str)):
+        return repr(key)
+    return type(key).__name__
+
+
+def sampling_seed(seed: int, key: Any) -> int:
+    """The generator seed of a chance node: ``seed`` and a stable hash of its key."""
+    digest = hashlib.blake2b(canonical_text(key).encode(), digest_size=8).digest()
+    return (int(seed) << 64) | int.from_bytes(digest, "little")
+
+
+def draw_outcomes(
+    outcomes: Sequence[tuple[int, float]], samples: int, seed: int
+) -> list[tuple[int, float]]:
+    """``samples`` draws with replacement, merged: (action, count / samples) per
+    distinct outcome, most drawn first, ties in order of first draw."""
+    actions = [action for action, _ in outcomes]
+    weights = [prob for _, prob in outcomes]
+    draws = random.Random(seed).choices(actions, weights=weights, k=samples)
+    counts: dict[int, int] = {}
+    for action in draws:
+        counts[action] = counts.get(action, 0) + 1
+    merged = sorted(counts.items(), key=lambda item: -item[1])  # stable: first draws first
+    return [(action, count / samples) for action, count in merged]
+
+
+class MCMSSearcher(Searcher):
+    """The engine with sampled chance nodes; the exact algorithms' code is untouched.
+
+    Only ``_chance`` is overridden, so expectiminimax, Star1 and Star2 keep
+    their hot loop as it is.
+    """
+
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        player: int,
+        samples: int,
+        seed: int = 0,
+        probing_factor: int | None = None,
+        **kwargs: Any,
+    ):
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise ValueError(f"samples must be an integer >= 1, got {samples!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+        super().__init__(game, player, "star2", probing_factor=probing_factor, **kwargs)
+        self.algorithm = "mcms"
+        self.samples = samples
+        self.seed = seed
+        self._draws: dict[Hashable, list[tuple[int, float]] | None] = {}
+
+    def reset_stats(self) -> None:
+        super().reset_stats()
+        self.sampled_chance_nodes = 0
+        self.samples_drawn = 0
+        self.sample_reuses = 0
+
+    def stats(self) -> dict[str, int]:
+        return {key: getattr(self, key) for key in MCMS_STAT_KEYS}
+
+    def sampling_key(self, node: SearchNode) -> Hashable:
+        """The node's table key; for history-keyed games always the history digest."""
+        key_fn = self.key_fn
+        if key_fn is digest_key or key_fn is history_key:
+            if isinstance(node, HistoryDigestNode):
+                return node.digest
+            return history_digest(node.history())  # type: ignore[attr-defined]
+        return key_fn(node)
+
+    def sampled_outcomes(self, node: SearchNode) -> list[tuple[int, float]] | None:
+        """The merged draws of a chance node, or None where it is enumerated."""
+        key = self.sampling_key(node)
+        draws = self._draws.get(key, False)
+        if draws is not False:
+            if draws is not None:
+                self.sample_reuses += 1
+            return draws  # type: ignore[return-value]
+        outcomes = node.chance_outcomes()
+        if len(outcomes) <= self.samples:
+            draws = None
+        else:
+            draws = draw_outcomes(outcomes, self.samples, sampling_seed(self.seed, key))
+            self.samples_drawn += self.samples
+        if len(self._draws) >= _DRAW_CACHE_SIZE:
+            self._draws.clear()
+        self._draws[key] = draws
+        return draws
+
+    def _chance(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
+        sampled = self.sampled_outcomes(node)
+        if sampled is None:
+            return super()._chance(node, depth, alpha, beta)
+        self.sampled_chance_nodes += 1
+        table = self.table
+        if table is not None:
+            key = self.key_fn(node)
+            entry = table.get(key)
+            if entry is not None and entry[DEPTH] == depth:
+                cutoff = self._table_cutoff(entry, alpha, beta)
+                if cutoff is not None:
+                    return cutoff
+        value = self._star(node, sampled, depth, alpha, beta)
+        if table is not None:
+            self._store(table, key, depth, value, alpha, beta, None)
+        return value
