@@ -30,6 +30,7 @@ import random
 
 import pyspiel
 
+from bots.evaluators.registry import register_evaluator
 from games import _common
 from games._common import CHANCE, TERMINAL
 
@@ -302,3 +303,4 @@ class BallardEvaluator(_common.PositionEvaluator):
 
 
 pyspiel.register_game(_GAME_TYPE, BallardGame)
+register_evaluator(SHORT_NAME, BallardEvaluator)

@@ -14,6 +14,7 @@ import functools
 
 import pyspiel
 
+from bots.evaluators.registry import register_evaluator
 from games import _common
 from games._common import CHANCE, TERMINAL
 
@@ -252,3 +253,4 @@ class ChanceTTTEvaluator(_common.PositionEvaluator):
 
 
 pyspiel.register_game(_GAME_TYPE, ChanceTTTGame)
+register_evaluator(SHORT_NAME, ChanceTTTEvaluator)

@@ -18,6 +18,7 @@ import math
 
 import pyspiel
 
+from bots.evaluators.registry import register_evaluator
 from games import _common
 from games._common import CHANCE, TERMINAL
 
@@ -366,3 +367,4 @@ class DiceEvaluator(_common.PositionEvaluator):
 
 
 pyspiel.register_game(_GAME_TYPE, DiceGame)
+register_evaluator(SHORT_NAME, DiceEvaluator)
