@@ -192,6 +192,8 @@ class ChanceTTTGame(pyspiel.Game):
 class ChanceTTTState(_common.PositionState):
     """pyspiel wrapper around a ChanceTTTPosition."""
 
+    _pos: ChanceTTTPosition
+
     def _action_to_string(self, player, action):
         if player == CHANCE:
             if action == NO_BLOCK:

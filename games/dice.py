@@ -285,6 +285,8 @@ class DiceGame(pyspiel.Game):
 class DiceState(_common.PositionState):
     """pyspiel wrapper around a DicePosition."""
 
+    _pos: DicePosition
+
     def _action_to_string(self, player, action):
         r = self._pos[0]
         if player == CHANCE:

@@ -75,8 +75,8 @@ class EinsteinEvaluator(Evaluator):
 
     def _value(self, state):
         s = str(state)
-        db = [None] * 6
-        dw = [None] * 6
+        db: list[int | None] = [None] * 6
+        dw: list[int | None] = [None] * 6
         i = s.find("|b")
         if i < 0:  # before the cubes are placed
             return 0.0
