@@ -242,7 +242,7 @@ def as_position(state: Any, position_type: type[P]) -> P:
 
 
 class PositionEvaluator:
-    """Evaluator protocol (BRIEF): evaluate, prior, bounds, accepts_positions.
+    """The evaluator API (bots/evaluators/api.py) for games with fast-path positions.
 
     Subclasses implement ``value(pos) -> float`` for player 0 (within
     ``bounds``); terminals get exact returns. Zero-sum two-player games only.
