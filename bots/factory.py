@@ -10,6 +10,7 @@ import pyspiel
 
 from bots.calibration import probcut_settings
 from bots.mcms import MCMSSearcher
+from bots.mcts import make_mcts_bot
 from bots.search import Searcher
 from bots.search_bot import SearchBot
 from bots.spec import parse_spec
@@ -194,7 +195,8 @@ def _mcms_bot(
 def _mcts_bot(params: dict[str, Any], game: pyspiel.Game, player_id: int) -> pyspiel.Bot:
     if game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS:
         raise ValueError(
-            f"mcts cannot play '{game}': OpenSpiel's MCTSBot requires terminal rewards and "
+            f"mcts cannot play '{game}': OpenSpiel's MCTSBot (C++ and Python) requires "
+            f"terminal rewards and "
             f"this game has intermediate rewards; use a search bot (star2, expectiminimax) "
             f"or random instead"
         )
@@ -208,6 +210,9 @@ def _mcts_bot(params: dict[str, Any], game: pyspiel.Game, player_id: int) -> pys
     _check_number("max_memory_mb", memory, integer=True, minimum=1)
     seed = params.get("seed", 0)
     _check_number("seed", seed, integer=True, minimum=0)
+    solve = params.get("solve", True)
+    if not isinstance(solve, bool):
+        raise ValueError(f"solve must be true or false, got {solve!r}")
     time_limit = params.get("time_limit")
     if time_limit is not None:
         _check_number("time_limit", time_limit, integer=False, minimum=0)
@@ -215,20 +220,16 @@ def _mcts_bot(params: dict[str, Any], game: pyspiel.Game, player_id: int) -> pys
             raise ValueError(f"time_limit must be > 0 seconds or none, got {time_limit!r}")
         if "max_simulations" not in params:
             simulations = 10**9  # the clock decides
-    evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
-    bot = pyspiel.MCTSBot(
+    return make_mcts_bot(
         game,
-        evaluator,
-        float(uct_c),
-        int(simulations),
-        int(memory),
-        bool(params.get("solve", True)),
-        int(seed),
-        False,
-        pyspiel.ChildSelectionPolicy.UCT,
-        float(time_limit) if time_limit is not None else -1.0,
+        uct_c=float(uct_c),
+        max_simulations=int(simulations),
+        rollouts=int(rollouts),
+        max_memory_mb=int(memory),
+        solve=bool(solve),
+        seed=int(seed),
+        time_limit=float(time_limit) if time_limit is not None else None,
     )
-    return bot
 
 
 def make_bot(spec: str, game: pyspiel.Game | str, player_id: int, **overrides: Any) -> pyspiel.Bot:

@@ -7,7 +7,9 @@ from typing import Any
 
 def split_top_level(text: str, separator: str = ",") -> list[str]:
     """Splits on ``separator`` outside parentheses, so values may be specs too."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         if char == "(":
             depth += 1

@@ -15,8 +15,8 @@ table and must not be mutated; the pyspiel wrapper converts them to lists.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 import pyspiel
@@ -32,20 +32,47 @@ NEG_LOG_EPS = 69.08
 class Position(tuple):
     """Base class of the fast-path positions (immutable tuples).
 
-    Subclasses define is_terminal, is_chance_node, current_player,
-    legal_actions, chance_outcomes, child, returns and to_state.
+    Subclasses implement the rules below (the node interface the search
+    engine walks); each base method only names what is missing.
     """
 
     __slots__ = ()
 
-    def __copy__(self):
+    def __copy__(self) -> Position:
         return self
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: Any) -> Position:
         return self
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}{tuple(self)!r}"
+
+    def _missing(self, method: str) -> NotImplementedError:
+        return NotImplementedError(f"{type(self).__name__} must implement {method}")
+
+    def is_terminal(self) -> bool:  # pragma: no cover - abstract
+        raise self._missing("is_terminal()")
+
+    def is_chance_node(self) -> bool:  # pragma: no cover - abstract
+        raise self._missing("is_chance_node()")
+
+    def current_player(self) -> int:  # pragma: no cover - abstract
+        raise self._missing("current_player()")
+
+    def legal_actions(self) -> tuple[int, ...]:  # pragma: no cover - abstract
+        raise self._missing("legal_actions()")
+
+    def chance_outcomes(self) -> tuple[tuple[int, float], ...]:  # pragma: no cover - abstract
+        raise self._missing("chance_outcomes()")
+
+    def child(self, action: int) -> Position:  # pragma: no cover - abstract
+        raise self._missing("child(action)")
+
+    def returns(self) -> tuple[float, ...]:  # pragma: no cover - abstract
+        raise self._missing("returns()")
+
+    def to_state(self) -> PositionState:  # pragma: no cover - abstract
+        raise self._missing("to_state()")
 
 
 class Rules:
@@ -137,6 +164,7 @@ class PositionState(pyspiel.State):
         pos = self._pos
         if pos.is_terminal():
             raise ValueError(f"cannot apply action {action}: state is terminal")
+        legal: Collection[int]
         if pos.is_chance_node():
             legal = [a for a, _ in pos.chance_outcomes()]
         else:
@@ -152,7 +180,7 @@ class PositionState(pyspiel.State):
         return list(self._pos.returns())
 
 
-def make_observer(board_observer_cls: type, iig_obs_type, params):
+def make_observer(board_observer_cls: Callable[[Any], Any], iig_obs_type: Any, params: Any) -> Any:
     """Perfect-information observer selection, as in OpenSpiel's tic_tac_toe."""
     if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
         return board_observer_cls(params)
@@ -191,7 +219,10 @@ class TensorObserver:
         )
 
 
-def as_position(state: Any, position_type: type) -> Position:
+P = TypeVar("P", bound=Position)
+
+
+def as_position(state: Any, position_type: type[P]) -> P:
     """A position from either a position or a wrapped pyspiel state."""
     if isinstance(state, position_type):
         return state
@@ -211,14 +242,14 @@ def as_position(state: Any, position_type: type) -> Position:
 
 
 class PositionEvaluator:
-    """Evaluator protocol (BRIEF): evaluate, prior, bounds, accepts_positions.
+    """The evaluator API (bots/evaluators/api.py) for games with fast-path positions.
 
     Subclasses implement ``value(pos) -> float`` for player 0 (within
     ``bounds``); terminals get exact returns. Zero-sum two-player games only.
     """
 
     accepts_positions = True
-    position_type: type = Position
+    position_type: type[Position] = Position
 
     def __init__(self, bounds: tuple[float, float]):
         self.bounds = (float(bounds[0]), float(bounds[1]))

@@ -30,6 +30,7 @@ import random
 
 import pyspiel
 
+from bots.evaluators.registry import register_evaluator
 from games import _common
 from games._common import CHANCE, TERMINAL
 
@@ -109,10 +110,10 @@ class BallardRules(_common.Rules):
             return self.level_arcs[len(path)]
         arcs = self._perm.get(path)
         if arcs is None:
-            arcs = list(self.level_arcs[len(path)])
+            shuffled = list(self.level_arcs[len(path)])
             # A str seed is hashed with SHA-512: same tree in every process.
-            random.Random(f"ballard:{self.seed}:{','.join(map(str, path))}").shuffle(arcs)
-            arcs = tuple(arcs)
+            random.Random(f"ballard:{self.seed}:{','.join(map(str, path))}").shuffle(shuffled)
+            arcs = tuple(shuffled)
             if len(self._perm) >= 2_000_000:
                 self._perm.clear()
             self._perm[path] = arcs
@@ -302,3 +303,4 @@ class BallardEvaluator(_common.PositionEvaluator):
 
 
 pyspiel.register_game(_GAME_TYPE, BallardGame)
+register_evaluator(SHORT_NAME, BallardEvaluator)

@@ -14,6 +14,7 @@ import functools
 
 import pyspiel
 
+from bots.evaluators.registry import register_evaluator
 from games import _common
 from games._common import CHANCE, TERMINAL
 
@@ -191,6 +192,8 @@ class ChanceTTTGame(pyspiel.Game):
 class ChanceTTTState(_common.PositionState):
     """pyspiel wrapper around a ChanceTTTPosition."""
 
+    _pos: ChanceTTTPosition
+
     def _action_to_string(self, player, action):
         if player == CHANCE:
             if action == NO_BLOCK:
@@ -252,3 +255,4 @@ class ChanceTTTEvaluator(_common.PositionEvaluator):
 
 
 pyspiel.register_game(_GAME_TYPE, ChanceTTTGame)
+register_evaluator(SHORT_NAME, ChanceTTTEvaluator)

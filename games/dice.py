@@ -18,6 +18,7 @@ import math
 
 import pyspiel
 
+from bots.evaluators.registry import register_evaluator
 from games import _common
 from games._common import CHANCE, TERMINAL
 
@@ -284,6 +285,8 @@ class DiceGame(pyspiel.Game):
 class DiceState(_common.PositionState):
     """pyspiel wrapper around a DicePosition."""
 
+    _pos: DicePosition
+
     def _action_to_string(self, player, action):
         r = self._pos[0]
         if player == CHANCE:
@@ -366,3 +369,4 @@ class DiceEvaluator(_common.PositionEvaluator):
 
 
 pyspiel.register_game(_GAME_TYPE, DiceGame)
+register_evaluator(SHORT_NAME, DiceEvaluator)

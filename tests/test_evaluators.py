@@ -14,6 +14,7 @@ import pyspiel
 import pytest
 
 from bots import evaluators as ev
+from bots.evaluators.yacht import _YACHT_EXPECTED as YACHT_EXPECTED
 
 GAMES = [
     ("backgammon", {}),
@@ -207,7 +208,7 @@ def test_yacht_totals_match_the_state_string():
         total0, total1, rest0, rest1, left = evaluator.expectations(state)
         assert [total0, total1] == totals
         assert left == 24 - sum(used)
-        assert rest0 <= sum(ev._YACHT_EXPECTED) and rest1 <= sum(ev._YACHT_EXPECTED)
+        assert rest0 <= sum(YACHT_EXPECTED) and rest1 <= sum(YACHT_EXPECTED)
 
 
 def test_catch_sign_is_exact():
@@ -414,10 +415,7 @@ def test_game_specific_class_rejects_other_game():
         ev.PigEvaluator(pyspiel.load_game("backgammon"))
 
 
-def test_default_evaluator_uses_games_registry(monkeypatch):
-    import sys
-    import types
-
+def test_registered_evaluator_becomes_the_default(monkeypatch):
     game = pyspiel.load_game("tic_tac_toe")
     made = []
 
@@ -425,22 +423,51 @@ def test_default_evaluator_uses_games_registry(monkeypatch):
         made.append(g)
         return ev.MidpointEvaluator(g)
 
-    fake = types.ModuleType("games")
-    fake.EVALUATORS = {"tic_tac_toe": factory}
-    monkeypatch.setitem(sys.modules, "games", fake)
-    evaluator = ev.default_evaluator(game)
-    assert made == [game] and isinstance(evaluator, ev.MidpointEvaluator)
-    assert ev.make_evaluator("tic_tac_toe", game) is not None
-    # A games package without EVALUATORS is tolerated.
-    monkeypatch.setitem(sys.modules, "games", types.ModuleType("games"))
-    assert isinstance(ev.default_evaluator(game), ev.MidpointEvaluator)
+    monkeypatch.delitem(ev.EVALUATORS, "tic_tac_toe", raising=False)
+    assert "tic_tac_toe" not in ev.EVALUATORS
+    ev.register_evaluator("tic_tac_toe", factory)
+    try:
+        evaluator = ev.default_evaluator(game)
+        assert made == [game] and isinstance(evaluator, ev.MidpointEvaluator)
+        assert ev.make_evaluator("tic_tac_toe", game) is not None
+        assert len(made) == 2
+        # The same factory again is fine (a module imported twice); another one is refused.
+        ev.register_evaluator("tic_tac_toe", factory)
+        with pytest.raises(ValueError, match="already has the evaluator"):
+            ev.register_evaluator("tic_tac_toe", ev.RolloutEvaluator)
+    finally:
+        del ev.EVALUATORS["tic_tac_toe"]
+
+
+@pytest.mark.parametrize(
+    "name, factory, match",
+    [
+        ("", ev.MidpointEvaluator, "short name"),
+        ("zero", ev.MidpointEvaluator, "reserved"),
+        ("rollout", ev.MidpointEvaluator, "reserved"),
+        ("tic_tac_toe", 42, "must be callable"),
+    ],
+)
+def test_register_evaluator_rejects_bad_input(name, factory, match):
+    with pytest.raises(ValueError, match=match):
+        ev.register_evaluator(name, factory)
+
+
+def test_custom_games_register_into_the_one_registry():
+    import games  # noqa: F401 - registers the custom games and their evaluators
+
+    for name in ("dice", "ballard_tree", "chance_tic_tac_toe"):
+        evaluator = ev.default_evaluator(pyspiel.load_game(name))
+        assert type(evaluator) is ev.EVALUATORS[name]
+        assert evaluator.accepts_positions is True
 
 
 def test_registry_covers_games_in_scope():
     assert set(EXPECTED_CLASS) <= set(ev.EVALUATORS)
-    for name, factory in ev.EVALUATORS.items():
+    for name in EXPECTED_CLASS:
         params = {"players": 2} if name == "maedn" else {}
-        evaluator = factory(pyspiel.load_game(name, params))
+        evaluator = ev.EVALUATORS[name](pyspiel.load_game(name, params))
         lo, hi = evaluator.bounds
         assert math.isfinite(lo) and math.isfinite(hi) and lo <= hi
         assert evaluator.accepts_positions is False
+        assert isinstance(evaluator, ev.EvaluatorLike)

@@ -1,6 +1,6 @@
 """Fast-path speed benchmark: tree expansion rate of positions vs C++ pig.
 
-``python -c "import games; games.measure_speed()"`` prints, for each game,
+``python -m experiments.game_speed`` (or ``measure_speed()``) prints, for each game,
 nodes per second of a depth-limited full expansion (is_terminal,
 is_chance_node, legal_actions / chance_outcomes, child for every successor:
 what a search does per node, without evaluation) from sampled mid-game
@@ -18,10 +18,12 @@ from typing import Any
 
 import pyspiel
 
+import games  # noqa: F401  (registers the custom games)
+
 DEFAULT_SPECS = ("dice(n=5,k=4)", "chance_tic_tac_toe", "ballard_tree(n=10,plies=3)")
 
 
-def _expand(node, depth: int) -> int:
+def _expand(node: Any, depth: int) -> int:
     """Full expansion to ``depth`` decision plies; returns nodes visited."""
     if depth == 0 or node.is_terminal():
         return 1
@@ -35,13 +37,13 @@ def _expand(node, depth: int) -> int:
     return count
 
 
-def _samples(game: pyspiel.Game, count: int, plies: int, rng) -> list:
+def _samples(game: pyspiel.Game, count: int, plies: int, rng: random.Random) -> list[Any]:
     """Non-terminal states after up to ``plies`` random moves (chance too).
 
     Walks that end in a terminal are retried with fewer plies, so short games
     (a ballard_tree) still yield samples.
     """
-    out = []
+    out: list[Any] = []
     while len(out) < count:
         state = game.new_initial_state()
         for _ in range(rng.randint(0, plies)):
@@ -89,8 +91,6 @@ def measure_speed(
     "ratio_to_reference"}} plus an entry for the reference game. Roughly
     ``seconds`` per measured variant.
     """
-    import games  # noqa: F401  (registers the games)
-
     rng = random.Random(seed)
     results: dict[str, dict[str, float]] = {}
     ref_game = pyspiel.load_game(reference)
@@ -129,3 +129,7 @@ def measure_speed(
                 f"{r['ratio_to_reference']:8.2f}"
             )
     return results
+
+
+if __name__ == "__main__":
+    measure_speed()

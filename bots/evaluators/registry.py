@@ -1,0 +1,167 @@
+"""The one evaluator registry: game short name -> factory, and construction from a spec.
+
+Built-in heuristics register here when `bots.evaluators` is imported; the custom
+games in `games/` register theirs when their module is imported (which is also
+what registers the game with pyspiel, so a game that can be loaded always has
+its evaluator registered). The dependency points one way, games -> bots: this
+package never imports `games`, so importing either one never cycles.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pyspiel
+
+from bots.evaluators.api import short_name
+from bots.evaluators.fallbacks import MidpointEvaluator, RolloutEvaluator
+
+EvaluatorFactory = Callable[[pyspiel.Game], Any]
+
+EVALUATORS: dict[str, EvaluatorFactory] = {}
+
+_GENERIC_NAMES = ("default", "zero", "rollout", "rollout(n=10,seed=0)")
+_RESERVED = ("default", "zero", "rollout")
+
+
+def register_evaluator(game_short_name: str, factory: EvaluatorFactory) -> None:
+    """Makes `factory(game)` the default evaluator of the game `game_short_name`.
+
+    Registering a second, different factory for a name is an error (two
+    modules would silently fight over one game); registering the same class
+    again (a module imported twice, e.g. under runpy) is allowed.
+    """
+    if not isinstance(game_short_name, str) or not game_short_name:
+        raise ValueError(
+            f"register_evaluator: game_short_name must be a game's short name "
+            f"(game.get_type().short_name), got {game_short_name!r}"
+        )
+    if not callable(factory):
+        raise ValueError(
+            f"register_evaluator: factory must be callable as factory(game) -> evaluator, "
+            f"got {type(factory).__name__} {factory!r}"
+        )
+    if game_short_name in _RESERVED:
+        raise ValueError(
+            f"register_evaluator: {game_short_name!r} is reserved for a generic evaluator; "
+            f"reserved names: {', '.join(_RESERVED)}"
+        )
+    old = EVALUATORS.get(game_short_name)
+    if old is not None and _qualified(old) != _qualified(factory):
+        raise ValueError(
+            f"register_evaluator: game {game_short_name!r} already has the evaluator "
+            f"{_qualified(old)}; refusing to replace it with {_qualified(factory)}"
+        )
+    EVALUATORS[game_short_name] = factory
+
+
+def _qualified(factory: EvaluatorFactory) -> str:
+    return f"{getattr(factory, '__module__', '?')}.{getattr(factory, '__qualname__', factory)}"
+
+
+def default_evaluator(game: pyspiel.Game) -> Any:
+    """The game's registered heuristic, else the midpoint fallback.
+
+    A registered factory that rejects the game's parameters with a
+    ValueError (e.g. 3-player pig) also falls back to `MidpointEvaluator`.
+    """
+    factory = EVALUATORS.get(short_name(game))
+    if factory is not None:
+        try:
+            return factory(game)
+        except ValueError:
+            return MidpointEvaluator(game)
+    return MidpointEvaluator(game)
+
+
+_CALL_RE = re.compile(r"^\s*([A-Za-z0-9_]+)\s*(?:\((.*)\))?\s*$")
+
+
+def _parse_rollout_args(text: str) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {}
+    aliases = {
+        "n": "n_rollouts",
+        "n_rollouts": "n_rollouts",
+        "seed": "seed",
+        "max_length": "max_length",
+    }
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep or key not in aliases:
+            raise ValueError(
+                f"rollout evaluator: bad argument {part!r}; accepted: "
+                f"n (or n_rollouts), seed, max_length, e.g. "
+                f"'rollout(n=10,seed=0)'"
+            )
+        value = value.strip()
+        try:
+            kwargs[aliases[key]] = None if value == "None" else int(value)
+        except ValueError:
+            raise ValueError(
+                f"rollout evaluator: {key} must be an integer, got "
+                f"{value!r}; accepted: n (or n_rollouts), seed, "
+                f"max_length with integer values, e.g. "
+                f"'rollout(n=10,seed=0)'"
+            ) from None
+    return kwargs
+
+
+def _accepted() -> str:
+    names = list(_GENERIC_NAMES) + sorted(EVALUATORS)
+    return (
+        ", ".join(repr(n) for n in names)
+        + ", None (default), or an object with an evaluate(state) method"
+    )
+
+
+def make_evaluator(spec: Any, game: pyspiel.Game) -> Any:
+    """Build an evaluator from None, a registry name, or an evaluator object.
+
+    Strings: "default" (= None), "zero" (midpoint fallback), "rollout",
+    "rollout(n=10,seed=0,max_length=200)", or a game short name from
+    the registry `EVALUATORS` (must match `game`). An object with a
+    callable `evaluate` is returned unchanged.
+    """
+    if spec is None:
+        return default_evaluator(game)
+    if isinstance(spec, str):
+        m = _CALL_RE.match(spec)
+        if m is None:
+            raise ValueError(f"unknown evaluator {spec!r}; accepted: {_accepted()}")
+        name, args = m.group(1), m.group(2)
+        if name == "rollout":
+            return RolloutEvaluator(game, **_parse_rollout_args(args or ""))
+        if args is not None:
+            raise ValueError(
+                f"evaluator {name!r} takes no arguments, got {spec!r}; accepted: {_accepted()}"
+            )
+        if name == "default":
+            return default_evaluator(game)
+        if name == "zero":
+            return MidpointEvaluator(game)
+        factory = EVALUATORS.get(name)
+        if factory is None:
+            raise ValueError(f"unknown evaluator {spec!r}; accepted: {_accepted()}")
+        if name != short_name(game):
+            raise ValueError(
+                f"evaluator {name!r} is for game {name!r}, not for "
+                f"{short_name(game)!r}; accepted: {_accepted()}"
+            )
+        return factory(game)
+    if callable(getattr(spec, "evaluate", None)):
+        return spec
+    if isinstance(spec, pyspiel.Evaluator):
+        raise ValueError(
+            f"{type(spec).__name__} is a C++ evaluator with no Python "
+            f"evaluate(); use 'rollout(n=...)' or "
+            f"open_spiel.python.algorithms.mcts.RandomRolloutEvaluator; "
+            f"accepted: {_accepted()}"
+        )
+    raise ValueError(
+        f"evaluator must be a string or an object with an evaluate(state) "
+        f"method, got {type(spec).__name__} {spec!r}; accepted: "
+        f"{_accepted()}"
+    )

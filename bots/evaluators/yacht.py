@@ -1,0 +1,69 @@
+"""Yacht heuristic: expected final score difference as a win probability."""
+
+from __future__ import annotations
+
+import math
+from itertools import compress
+
+import pyspiel
+
+from bots.evaluators.api import SHRINK, Evaluator, check_game_name
+from bots.evaluators.registry import register_evaluator
+
+# house scored as the dice sum, small/large straight worth 30, yacht 50).
+_YACHT_EXPECTED = (2.1, 5.3, 8.6, 12.2, 15.7, 19.2, 22.0, 13.0, 15.0, 15.0, 15.0, 15.0)
+_YACHT_SD_PER_CATEGORY = 9.0
+
+
+class YachtEvaluator(Evaluator):
+    """Expected final score difference turned into a win probability.
+
+    Reads the observation tensor (category-used flags and normalised totals).
+    Each player's expected final score is its total plus a rough expected
+    value for every unused category; the difference D is divided by a spread
+    of 9 points per remaining category (square-root law) and
+    v = SHRINK * erf(D / (sqrt(2) * spread)). Two players, the default
+    5 six-sided dice, 3 rolls. Bounds: (-1, 1).
+    """
+
+    def __init__(self, game: pyspiel.Game):
+        check_game_name(game, "yacht", "YachtEvaluator")
+        params = game.get_parameters()
+        if (
+            game.num_players() != 2
+            or params.get("num_dice", 5) != 5
+            or params.get("dice_sides", 6) != 6
+        ):
+            raise ValueError(
+                "YachtEvaluator supports 2 players with 5 six-sided dice, "
+                f"got players={game.num_players()}, params={params}"
+            )
+        super().__init__(game)
+        rolls = int(params.get("rolls_per_turn", 3))
+        self._used0 = 6 + rolls + 1 + 2  # start of player 0's used flags
+        self._total0 = self._used0 + 24
+        self._max_score = 305.0  # OpenSpiel's MaxPossibleScore
+        self._ev_total = sum(_YACHT_EXPECTED)
+
+    def expectations(self, state) -> tuple[float, float, float, float, float]:
+        """(total_0, total_1, expected rest_0, expected rest_1, categories left)."""
+        o = state.observation_tensor(0)
+        u = self._used0
+        t = self._total0
+        used = o[u : u + 24]
+        return (
+            round(o[t] * self._max_score),
+            round(o[t + 1] * self._max_score),
+            self._ev_total - sum(compress(_YACHT_EXPECTED, used[:12])),
+            self._ev_total - sum(compress(_YACHT_EXPECTED, used[12:])),
+            24.0 - sum(used),
+        )
+
+    def _value(self, state):
+        total0, total1, rest0, rest1, left = self.expectations(state)
+        d = total0 + rest0 - total1 - rest1
+        spread = _YACHT_SD_PER_CATEGORY * math.sqrt(left) + 1.0
+        return SHRINK * math.erf(d / (1.4142135623730951 * spread))
+
+
+register_evaluator("yacht", YachtEvaluator)

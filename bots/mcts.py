@@ -1,0 +1,134 @@
+"""OpenSpiel's MCTS for every game in scope: the C++ bot where it runs, the Python one elsewhere.
+
+OpenSpiel 2.0.2's C++ ``pyspiel.MCTSBot`` segfaults on Python-registered games
+(our ``dice``, ``ballard_tree``, ``chance_tic_tac_toe``, OpenSpiel's own
+``python_tic_tac_toe``) when ``step`` is called from Python with a state made in
+Python, which is how tournaments and OpenSpiel's Python ``evaluate_bots`` call
+it. On those games ``make_mcts_bot`` returns OpenSpiel's Python MCTS (the same
+algorithm: UCT, random-rollout evaluator, MCTS-Solver) with a wall-clock limit
+added. Every bot says which one it is in its ``implementation`` attribute.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts as os_mcts
+
+CPP = "openspiel_cpp"
+PYTHON = "openspiel_python"
+
+
+def is_python_game(game: pyspiel.Game) -> bool:
+    """True for games implemented in Python (their Game class is defined outside pyspiel)."""
+    return type(game).__module__.partition(".")[0] != "pyspiel"
+
+
+class CppMCTSBot(pyspiel.MCTSBot):
+    """OpenSpiel's C++ ``MCTSBot``, unchanged; the subclass only adds ``implementation``."""
+
+    implementation = CPP
+
+
+class _OutOfTime(Exception):
+    """Raised between two simulations when the time limit has passed."""
+
+
+class PythonMCTSBot(os_mcts.MCTSBot):
+    """OpenSpiel's Python ``MCTSBot`` with an optional per-move time limit.
+
+    The search is OpenSpiel's, unchanged: the limit is checked before each
+    simulation starts, so every simulation run is complete and backed up, and
+    the move is chosen from that tree exactly as OpenSpiel does. At least two
+    simulations run (the root must have children to choose from).
+    """
+
+    implementation = PYTHON
+
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        uct_c: float,
+        max_simulations: int,
+        evaluator: os_mcts.Evaluator,
+        *,
+        solve: bool,
+        random_state: np.random.RandomState,
+        time_limit: float | None = None,
+    ):
+        super().__init__(
+            game,
+            uct_c,
+            max_simulations,
+            evaluator,
+            solve=solve,
+            random_state=random_state,
+        )
+        self.time_limit = time_limit
+        self._deadline = float("inf")
+        self._root: os_mcts.SearchNode | None = None
+
+    def mcts_search(self, state: pyspiel.State) -> os_mcts.SearchNode:
+        if self.time_limit is None:
+            return super().mcts_search(state)
+        self._deadline = time.perf_counter() + self.time_limit
+        self._root = None
+        try:
+            return super().mcts_search(state)
+        except _OutOfTime:
+            assert self._root is not None  # set by the simulation that was refused
+            return self._root
+        finally:
+            self._root = None
+
+    def _apply_tree_policy(
+        self, root: os_mcts.SearchNode, state: pyspiel.State
+    ) -> tuple[list[os_mcts.SearchNode], pyspiel.State]:
+        if self.time_limit is not None:
+            self._root = root
+            if root.children and time.perf_counter() >= self._deadline:
+                raise _OutOfTime()
+        return super()._apply_tree_policy(root, state)
+
+
+def make_mcts_bot(
+    game: pyspiel.Game,
+    *,
+    uct_c: float,
+    max_simulations: int,
+    rollouts: int,
+    max_memory_mb: int,
+    solve: bool,
+    seed: int,
+    time_limit: float | None,
+) -> Any:
+    """OpenSpiel's MCTS with one parameter set, C++ for C++ games, Python otherwise.
+
+    ``max_memory_mb`` bounds the C++ tree only: OpenSpiel's Python MCTS has no
+    memory limit (its tree grows with the simulations run).
+    """
+    if is_python_game(game):
+        return PythonMCTSBot(
+            game,
+            uct_c,
+            max_simulations,
+            os_mcts.RandomRolloutEvaluator(rollouts, np.random.RandomState(seed)),
+            solve=solve,
+            random_state=np.random.RandomState(seed),
+            time_limit=time_limit,
+        )
+    return CppMCTSBot(
+        game,
+        pyspiel.RandomRolloutEvaluator(rollouts, seed),
+        uct_c,
+        max_simulations,
+        max_memory_mb,
+        solve,
+        seed,
+        False,
+        pyspiel.ChildSelectionPolicy.UCT,
+        time_limit if time_limit is not None else -1.0,
+    )
