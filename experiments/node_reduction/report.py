@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from experiments.node_reduction_presets import INEXACT, REFERENCE, Preset
+from experiments.node_reduction.presets import INEXACT, REFERENCE, Preset
 
 CSV_COLUMNS = ("preset", "case", "algorithm", "metric", "measured", "published")
 SUMMARY_CSV, SUMMARY_MD, PLOT_FILE = "summary.csv", "summary.md", "nodes.png"

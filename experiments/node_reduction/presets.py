@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from experiments import ballard
+from experiments.node_reduction import ballard
 
 # Algorithm names accepted by --algorithms -> keyword arguments for the engine.
 TT_SIZE = 10**6
