@@ -61,6 +61,7 @@ _define.integer(
     lower_bound=1,
 )
 _define.list("sizes", None, "Ballard presets: only these N (or B) values, e.g. 2,4 or 2-10.")
+_define.list("levels", None, "Ballard presets: only these D (arc levels), e.g. 7 for Table 6.")
 _define.integer(
     "probcut_R",
     None,
@@ -107,6 +108,7 @@ def options_from_flags() -> dict[str, Any]:
         "seed",
         "trials",
         "sizes",
+        "levels",
         "probcut_R",
         "probcut_t",
         "probcut_calibration",

@@ -3,6 +3,7 @@ positions (sampled, Ballard trees or a file) that it searches."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -93,13 +94,20 @@ def build_config(options: dict[str, Any]) -> dict[str, Any]:
                     f"{name!r}; accepted: {known}"
                 )
             cases = [c for c in cases if c.n in sizes]
+        if options.get("levels"):
+            levels = set(_parse_ints(options["levels"], "--levels", minimum=1))
+            known = sorted({c.levels for c in cases})
+            if not levels <= set(known):
+                raise NodeReductionError(
+                    f"--levels {sorted(levels - set(known))} not in preset {name!r}; "
+                    f"accepted: {known}"
+                )
+            cases = [c for c in cases if c.levels in levels]
         if options.get("trials"):
-            cases = [
-                c.__class__(c.n, c.levels, c.order, options["trials"], c.show_levels) for c in cases
-            ]
-        config["ballard_cases"] = [[c.n, c.levels, c.order, c.trials, c.show_levels] for c in cases]
+            cases = [dataclasses.replace(c, trials=options["trials"]) for c in cases]
+        config["ballard_cases"] = [_case_fields(c) for c in cases]
         return config
-    for flag in ("trials", "sizes"):
+    for flag in ("trials", "sizes", "levels"):
         if options.get(flag):
             raise NodeReductionError(f"--{flag} applies only to the Ballard presets")
     config["game"] = options.get("game") or (preset.game if preset else DEFAULTS["game"])
@@ -112,11 +120,14 @@ def build_config(options: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
+def _case_fields(case: ballard.BallardCase) -> list:
+    """A case in the configuration; k only where set, so older folders still resume."""
+    fields = [case.n, case.levels, case.order, case.trials, case.show_levels]
+    return fields + [case.probing_factor] if case.probing_factor is not None else fields
+
+
 def ballard_cases(config: dict) -> list[ballard.BallardCase]:
-    return [
-        ballard.BallardCase(n, levels, order, trials, show)
-        for n, levels, order, trials, show in config["ballard_cases"]
-    ]
+    return [ballard.BallardCase(*fields) for fields in config["ballard_cases"]]
 
 
 def load_game(game_string: str) -> Any:

@@ -49,6 +49,8 @@ def ballard_positions(cases: Sequence[ballard.BallardCase]) -> list[dict[str, An
                     "serialized": pyspiel.serialize_game_and_state(game, game.new_initial_state()),
                 }
             )
+            if case.probing_factor is not None:
+                entries[-1]["probing_factor"] = case.probing_factor
         ballard.release_tree_caches()
     return entries
 

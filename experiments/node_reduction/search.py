@@ -225,9 +225,17 @@ class Runner:
         evaluator = self.evaluator_for(game)
         probcut = self.probcut_for(game) if engine_algorithm == "chanceprobcut" else None
         start = time.perf_counter()
+        if "probing" in kwargs and unit.entry.get("probing_factor") is not None:  # Table 7
+            kwargs["probing_factor"] = unit.entry["probing_factor"]
         if unit.ballard:
+            star25 = {k: kwargs[k] for k in ("probing_factor", "probing") if k in kwargs}
             searcher = ballard.ballard_searcher(
-                game, engine_algorithm, evaluator, tt_size=kwargs.get("tt_size", 0), probcut=probcut
+                game,
+                engine_algorithm,
+                evaluator,
+                tt_size=kwargs.get("tt_size", 0),
+                probcut=probcut,
+                **star25,
             )
         else:
             # What bots.search.search() builds, plus a deadline for the budget.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from experiments.common.games import register_custom_games
 from experiments.common.runner import Task
 from experiments.node_reduction import ballard
 from experiments.node_reduction.search import Runner, Settings, Unit
@@ -41,6 +42,7 @@ def _runner_for(settings: Settings) -> Runner:
 
 def run_position(payload: Payload) -> dict[str, Any]:
     """The task function: {"records": [one record per depth x algorithm]}."""
+    register_custom_games()  # a fresh worker process or Ray worker has not imported `games`
     runner = _runner_for(payload.settings)
     runner.records, runner.task_expired = {}, None
     records: list[dict] = []
