@@ -21,6 +21,7 @@ DEFAULT_TT_SIZE = 100_000
 
 _SEARCH_PARAMS = {"max_depth", "time_limit", "evaluator", "tt_size", "seed", "move_ordering"}
 _PROBCUT_PARAMS = {"R", "t", "calibration"}
+_STAR2_PARAMS = {"probing_factor", "probing"}  # Ballard's Star2.5
 _MCTS_PARAMS = {
     "uct_c",
     "max_simulations",
@@ -40,6 +41,8 @@ def _accepted(name: str) -> set[str]:
         return _RANDOM_PARAMS
     if name == "chanceprobcut":
         return _SEARCH_PARAMS | _PROBCUT_PARAMS
+    if name == "star2":
+        return _SEARCH_PARAMS | _STAR2_PARAMS
     return _SEARCH_PARAMS
 
 
@@ -147,6 +150,8 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         tt_size=tt_size,
         move_ordering=move_ordering,
         probcut=probcut,
+        probing_factor=params.get("probing_factor"),
+        probing=params.get("probing", "cyclic"),
     )
     return SearchBot(game, player_id, searcher, max_depth, time_limit, seed)
 

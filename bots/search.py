@@ -10,6 +10,8 @@ at chance nodes:
   child; a min child's probe is an upper bound, a max child's a lower bound
   (Hauk et al. 2004). Probing uses only the node kind of the child, so it stays
   exact when chance decides who moves next or a player moves twice in a row.
+  With a probing factor k (Ballard's Star2.5) it probes up to k successors of
+  each child, in rounds (cyclic) or child by child (sequential); k=0 is Star1.
 * ``chanceprobcut``: before probing, shallow searches of every outcome are
   mapped through a calibrated linear model into probable bounds (Schadd et al.
   2009); the node is cut when those lie outside the window, otherwise they
@@ -28,14 +30,25 @@ import gc
 import math
 import time
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 import pyspiel
 
 from bots.evaluators import evaluator_bounds, make_evaluator
+from bots.keys import (
+    HistoryDigestNode,
+    KeyFunction,
+    default_key_function,
+    digest_key,
+    history_key,
+    position_key,
+    python_state_key,
+)
+from bots.node import Position, SearchNode, to_search_node
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
 
 ALGORITHMS = ("expectiminimax", "star1", "star2", "chanceprobcut")
+PROBING_ORDERS = ("cyclic", "sequential")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 INF = math.inf
 _TIME_CHECK_INTERVAL = 64
@@ -70,6 +83,40 @@ class SearchResult:
     action: int | None
     depth: int
     stats: dict[str, int]
+
+
+class ProbedMove(NamedTuple):
+    """One successor searched by the probing phase, with the window it had."""
+
+    action: int
+    value: float
+    window_low: float
+    window_high: float
+
+    def decides(self, alpha: float, beta: float) -> bool:
+        """Whether this fail-soft result answers a search with window (alpha, beta)."""
+        value = self.value
+        return (
+            self.window_low < value < self.window_high
+            or value <= self.window_low
+            and value <= alpha
+            or value >= self.window_high
+            and value >= beta
+        )
+
+
+@dataclasses.dataclass(slots=True)
+class ProbedChild:
+    """A decision child partly searched by probing; its full search resumes from here.
+
+    ``ordered`` is the child's move order; its first ``len(moves)`` moves were
+    probed, in that order, and ``moves`` holds their results. A min child's
+    probes bound it from above, a max child's from below.
+    """
+
+    ordered: Sequence[int]
+    moves: list[ProbedMove]
+    minimizing: bool
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,54 +160,6 @@ class ProbCutSettings:
         return model
 
 
-def _string_key(state: Any) -> Hashable:
-    # The player is part of the key: several games print a chance node and the
-    # decision node after it identically.
-    return (state.current_player(), str(state))
-
-
-def _einstein_key(state: Any) -> Hashable:
-    # The board string omits the die (the last action at a decision node) and,
-    # at a chance node, whose turn follows (a turn is a roll and a move).
-    player = state.current_player()
-    die = state.history()[-1] if player >= 0 else -1
-    return (player, str(state), state.move_number() % 4, die)
-
-
-def _history_key(state: Any) -> Hashable:
-    # Always sound: equal histories are equal states. Finds no transpositions
-    # between different move orders, but still serves iterative deepening,
-    # probes and repeated searches of the same position.
-    return tuple(state.history())
-
-
-def _python_state_key(state: Any) -> Hashable:
-    # A Python game's state may be built mid-game with a short history (a
-    # position's to_state()), so the history alone can name two states.
-    return (tuple(state.history()), state.current_player(), str(state))
-
-
-def _position_key(position: Any) -> Hashable:
-    return position
-
-
-# Keys checked to determine the rest of the game (tests/test_transposition_keys.py);
-# every other game is keyed by its history. Not 2048: equal boards and scores
-# can have different legal moves there (hidden merge flags), and yacht, maedn
-# and banqi print too little of the state.
-KEY_FUNCTIONS: dict[str, Callable[[Any], Hashable]] = {
-    "pig": _string_key,
-    "backgammon": _string_key,
-    "catch": _string_key,
-    "einstein_wurfelt_nicht": _einstein_key,
-}
-
-
-def default_key_function(game: pyspiel.Game) -> Callable[[Any], Hashable]:
-    """Transposition key for pyspiel states of ``game`` (positions are their own key)."""
-    return KEY_FUNCTIONS.get(game.get_type().short_name, _history_key)
-
-
 class Searcher:
     """Runs fixed-depth searches from one player's point of view.
 
@@ -178,7 +177,9 @@ class Searcher:
         move_ordering: bool = True,
         probcut: ProbCutSettings | None = None,
         reuse_probes: bool = True,
-        key_fn: Callable[[Any], Hashable] | None = None,
+        key_fn: KeyFunction | None = None,
+        probing_factor: int | None = None,
+        probing: str = "cyclic",
     ):
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
@@ -196,8 +197,14 @@ class Searcher:
         # Built-in evaluators offer player_value(): the same number, no array.
         player_value = getattr(self.evaluator, "player_value", None)
         self._player_value = player_value if callable(player_value) else None
-        self.star1 = algorithm != "expectiminimax"
-        self.probing = algorithm in ("star2", "chanceprobcut")
+        # Star1's windows at chance nodes: every algorithm but expectiminimax.
+        self.chance_pruning = algorithm != "expectiminimax"
+        # Successors probed per decision child before the Star1 phase (0: none),
+        # and in which order (Ballard's Star2.5; k=1 is Star2, k=0 Star1).
+        self.probing_factor = _probing_factor(algorithm, probing_factor)
+        if probing not in PROBING_ORDERS:
+            raise ValueError(f"unknown probing {probing!r}; accepted: {', '.join(PROBING_ORDERS)}")
+        self.probing = probing
         self.probcut = probcut if algorithm == "chanceprobcut" else None
         self.move_ordering = bool(move_ordering)
         self.reuse_probes = bool(reuse_probes)
@@ -205,11 +212,12 @@ class Searcher:
         self._custom_key = key_fn
         self._state_key = key_fn or default_key_function(game)
         self.key_fn = self._state_key
-        self.history: dict[int, int] = {}
+        self.history_heuristic: dict[int, int] = {}
         self._num_actions = game.num_distinct_actions()
         self.deadline: float | None = None
         self._convert_leaves = False
         self._cache_leaves = False
+        self._lookup_children = False
         self.reset_stats()
 
     # ----------------------------------------------------------------- public
@@ -261,16 +269,24 @@ class Searcher:
     def _search_root(
         self, state: Any, depth: int, root_order: Sequence[int] | None, partial: dict | None
     ) -> tuple[float, int | None]:
-        node = to_search_node(state)
+        node: SearchNode = to_search_node(state)
+        key_fn = self._custom_key or self._state_key
         if self._custom_key is None:
             if node is not state:
-                self.key_fn = _position_key
-            elif self._state_key is _history_key and type(state).__module__ != "pyspiel":
-                self.key_fn = _python_state_key
-            else:
-                self.key_fn = self._state_key
-        self._cache_leaves = self.table is not None and self.key_fn is not _history_key
-        self._convert_leaves = node is not state and not self._eval_takes_positions
+                key_fn = position_key
+            elif key_fn is history_key and type(state).__module__ != "pyspiel":
+                key_fn = python_state_key
+            elif key_fn is history_key and self.table is not None:
+                node = HistoryDigestNode.root(state)
+                key_fn = digest_key
+        self.key_fn = key_fn
+        # History keys and their digests only meet again on the same path, so
+        # leaf values and chance children are not worth a table lookup there.
+        self._lookup_children = key_fn is not history_key and key_fn is not digest_key
+        self._cache_leaves = self.table is not None and self._lookup_children
+        self._convert_leaves = node is not state and (
+            isinstance(node, HistoryDigestNode) or not self._eval_takes_positions
+        )
         if self.table is not None:
             self.table.new_search()
         player = node.current_player()
@@ -288,9 +304,9 @@ class Searcher:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise SearchTimeout()
 
-    def _evaluate(self, node: Any) -> float:
+    def _evaluate(self, node: SearchNode) -> float:
         self.evaluations += 1
-        target = node.to_state() if self._convert_leaves else node
+        target = cast(Position, node).to_state() if self._convert_leaves else node
         if self._player_value is not None:
             value = float(self._player_value(target, self.player))
         else:
@@ -305,7 +321,7 @@ class Searcher:
             )
         return value
 
-    def _terminal_value(self, node: Any) -> float:
+    def _terminal_value(self, node: SearchNode) -> float:
         value = float(node.returns()[self.player])
         if not self.lower_bound <= value <= self.upper_bound:
             raise LeafValueOutOfBounds(
@@ -317,28 +333,29 @@ class Searcher:
         return value
 
     def _ordered_actions(
-        self, node: Any, player: int, depth: int, tt_move: int | None
-    ) -> list[int]:
+        self, node: SearchNode, player: int, depth: int, tt_move: int | None
+    ) -> Sequence[int]:
         actions = node.legal_actions()
         if not self.move_ordering:
             return actions
-        if depth >= 2 and len(actions) > 1 and self.history:
+        if depth >= 2 and len(actions) > 1 and self.history_heuristic:
             offset = player * self._num_actions
-            history = self.history
-            actions = sorted(actions, key=lambda a: -history.get(offset + a, 0))
+            scores = self.history_heuristic
+            actions = sorted(actions, key=lambda a: -scores.get(offset + a, 0))
         if tt_move is not None and len(actions) > 1 and tt_move in actions:
             actions = [tt_move] + [a for a in actions if a != tt_move]
         return actions
 
     def _reward_move(self, player: int, action: int, depth: int) -> None:
         key = player * self._num_actions + action
-        self.history[key] = self.history.get(key, 0) + depth * depth
+        scores = self.history_heuristic
+        scores[key] = scores.get(key, 0) + depth * depth
 
     # ------------------------------------------------------------------- root
 
     def _root(
         self,
-        node: Any,
+        node: SearchNode,
         player: int,
         depth: int,
         root_order: Sequence[int] | None,
@@ -373,7 +390,7 @@ class Searcher:
 
     # ---------------------------------------------------------------- interior
 
-    def _search(self, node: Any, depth: int, alpha: float, beta: float) -> float:
+    def _search(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
         if self.nodes >= self._next_time_check:
             self._tick()
@@ -391,31 +408,32 @@ class Searcher:
             return self._leaf(node)
         return self._decision(node, player, depth, alpha, beta)
 
-    def _leaf(self, node: Any) -> float:
+    def _leaf(self, node: SearchNode) -> float:
         """A frontier value, from the table when the same position was evaluated.
 
         Only where keys find transpositions (not history keys); a table entry of
         depth 0 is exactly the evaluator's value, so this never changes a result.
         """
-        if not self._cache_leaves:
+        table = self.table
+        if not self._cache_leaves or table is None:
             return self._evaluate(node)
         key = self.key_fn(node)
-        entry = self.table.get(key)
+        entry = table.get(key)
         if entry is not None and entry[DEPTH] == 0:
             self.tt_hits += 1
             return entry[LOWER]
         value = self._evaluate(node)
-        self.table.store(key, 0, value, value, None)
+        table.store(key, 0, value, value, None)
         return value
 
     def _decision(
         self,
-        node: Any,
+        node: SearchNode,
         player: int,
         depth: int,
         alpha: float,
         beta: float,
-        probed: tuple | None = None,
+        probed: ProbedChild | None = None,
     ) -> float:
         table = self.table
         tt_move = None
@@ -425,15 +443,14 @@ class Searcher:
             if entry is not None:
                 tt_move = entry[MOVE]
                 if entry[DEPTH] == depth:
-                    lower, upper = entry[LOWER], entry[UPPER]
-                    if lower >= beta or upper <= alpha or lower == upper:
-                        self.tt_hits += 1
-                        return lower if lower >= beta or lower == upper else upper
+                    cutoff = self._table_cutoff(entry, alpha, beta)
+                    if cutoff is not None:
+                        return cutoff
         alpha0, beta0 = alpha, beta
         if probed is None:
             actions = self._ordered_actions(node, player, depth, tt_move)
         else:
-            actions = probed[4]  # the probe's ordering: the probed move comes first
+            actions = probed.ordered  # the probed moves come first, in probing order
         best_action = actions[0]
         search = self._search if probed is None else self._search_or_reuse(probed)
         child_depth = depth - 1
@@ -462,52 +479,65 @@ class Searcher:
         if self.move_ordering:
             self._reward_move(player, best_action, depth)
         if table is not None:
-            self._store(key, depth, best, alpha0, beta0, best_action)
+            self._store(table, key, depth, best, alpha0, beta0, best_action)
         return best
 
-    def _search_or_reuse(self, probed: tuple) -> Callable[..., float]:
-        """A search function that answers the probed successor from the probe.
+    def _search_or_reuse(self, probed: ProbedChild) -> Callable[..., float]:
+        """A search function that answers the probed successors from their probes.
 
-        The probe's fail-soft result is reused when it decides the new window the
-        same way a fresh search would: exact inside its own window, or a bound on
-        the side the new window needs. Only the first call can be the probed move.
+        The search walks ``probed.ordered``, whose first moves are the probed
+        ones in probing order, so the n-th call is the n-th probed move. A probe's
+        fail-soft result is reused when it decides the new window the same way a
+        fresh search would: exact inside its own window, or a bound on the side
+        the new window needs.
         """
-        _, value, window_low, window_high, _ = probed
-        first = [True]
+        pending = iter(probed.moves)
 
-        def search(child: Any, depth: int, alpha: float, beta: float) -> float:
-            if first[0]:
-                first[0] = False
-                if (
-                    window_low < value < window_high
-                    or value <= window_low
-                    and value <= alpha
-                    or value >= window_high
-                    and value >= beta
-                ):
-                    self.probe_reuses += 1
-                    return value
+        def search(child: SearchNode, depth: int, alpha: float, beta: float) -> float:
+            move = next(pending, None)
+            if move is not None and move.decides(alpha, beta):
+                self.probe_reuses += 1
+                return move.value
             return self._search(child, depth, alpha, beta)
 
         return search
 
+    def _table_cutoff(self, entry: tuple, alpha: float, beta: float) -> float | None:
+        """The value an entry of the node's own depth decides for this window, if any."""
+        lower, upper = entry[LOWER], entry[UPPER]
+        if lower >= beta or lower == upper:
+            self.tt_hits += 1
+            return lower
+        if upper <= alpha:
+            self.tt_hits += 1
+            return upper
+        return None
+
+    @staticmethod
     def _store(
-        self, key: Hashable, depth: int, value: float, alpha: float, beta: float, move: int | None
+        table: TranspositionTable,
+        key: Hashable,
+        depth: int,
+        value: float,
+        alpha: float,
+        beta: float,
+        move: int | None,
     ) -> None:
+        """Stores a fail-soft result as the bound (or exact value) it is for (alpha, beta)."""
         if value <= alpha:
-            self.table.store(key, depth, -INF, value, move)
+            table.store(key, depth, -INF, value, move)
         elif value >= beta:
-            self.table.store(key, depth, value, INF, move)
+            table.store(key, depth, value, INF, move)
         else:
-            self.table.store(key, depth, value, value, move)
+            table.store(key, depth, value, value, move)
 
     # ------------------------------------------------------------------ chance
 
-    def _chance(self, node: Any, depth: int, alpha: float, beta: float) -> float:
+    def _chance(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
         outcomes = node.chance_outcomes()
         if self.move_ordering and len(outcomes) > 1:
             outcomes = sorted(outcomes, key=lambda item: -item[1])
-        if not self.star1:
+        if not self.chance_pruning:
             search = self._search
             total = 0.0
             for action, prob in outcomes:
@@ -519,28 +549,37 @@ class Searcher:
             key = self.key_fn(node)
             entry = table.get(key)
             if entry is not None and entry[DEPTH] == depth:
-                lower, upper = entry[LOWER], entry[UPPER]
-                if lower >= beta or upper <= alpha or lower == upper:
-                    self.tt_hits += 1
-                    return lower if lower >= beta or lower == upper else upper
+                cutoff = self._table_cutoff(entry, alpha, beta)
+                if cutoff is not None:
+                    return cutoff
         value = self._star(node, outcomes, depth, alpha, beta)
         if table is not None:
-            self._store(key, depth, value, alpha, beta, None)
+            self._store(table, key, depth, value, alpha, beta, None)
         return value
 
-    def _star(self, node: Any, outcomes: list, depth: int, alpha: float, beta: float) -> float:
+    def _star(
+        self,
+        node: SearchNode,
+        outcomes: Sequence[tuple[int, float]],
+        depth: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
         """Star1 (with optional probing and ProbCut bounds) at one chance node."""
         count = len(outcomes)
         low_bound, high_bound = self.lower_bound, self.upper_bound
         probs = [prob for _, prob in outcomes]
         lo = [low_bound] * count
         hi = [high_bound] * count
-        need_children = self.probing or self.table is not None
+        need_children = self.probing_factor > 0 or self.table is not None
         children = self._expand(node, outcomes) if need_children else None
-        probes: list | None = [None] * count if self.probing and self.reuse_probes else None
+        # Children are expanded up front only where probing or the table reads them.
+        probes: list[ProbedChild | None] | None = (
+            [None] * count if self.probing_factor > 0 and self.reuse_probes else None
+        )
         proven: tuple[list, list] | None = None  # bounds before ChanceProbCut narrowed them
 
-        if need_children:
+        if children is not None:
             exact = self._known_child_bounds(children, depth, lo, hi)
             # Forward pruning only where a cut is possible: not inside the
             # open-window shallow searches themselves.
@@ -553,7 +592,7 @@ class Searcher:
                 cut = self._probcut(children, probs, depth, alpha, beta, lo, hi)
                 if cut is not None:
                     return cut
-            if self.probing:
+            if self.probing_factor > 0:
                 cut = self._probe(children, probs, depth, alpha, beta, lo, hi, exact, probes)
                 if cut is not None:
                     return cut
@@ -592,10 +631,11 @@ class Searcher:
             child = children[i] if children is not None else node.child(outcomes[i][0])
             window_low = lower_cut if lower_cut > lo_i else lo_i
             window_high = upper_cut if upper_cut < hi_i else hi_i
-            if probes is not None and probes[i] is not None:
-                # The probe already expanded this child: its search resumes here.
+            probed = probes[i] if probes is not None else None
+            if probed is not None and probed.moves:
+                # The probes already expanded this child: its search resumes here.
                 value = self._decision(
-                    child, child.current_player(), depth, window_low, window_high, probes[i]
+                    child, child.current_player(), depth, window_low, window_high, probed
                 )
             else:
                 value = search(child, depth, window_low, window_high)
@@ -624,7 +664,7 @@ class Searcher:
 
     def _verify_probable(
         self,
-        child: Any,
+        child: SearchNode,
         depth: int,
         value: float,
         lower_cut: float,
@@ -648,11 +688,11 @@ class Searcher:
             return self._search(child, depth, window_low, min(upper_cut, proven_high))
         return value
 
-    def _expand(self, node: Any, outcomes: list) -> list:
+    def _expand(self, node: SearchNode, outcomes: Sequence[tuple[int, float]]) -> list[SearchNode]:
         """All outcome children, with the clock checked on huge chance nodes."""
         if len(outcomes) <= _TIME_CHECK_INTERVAL or self.deadline is None:
             return [node.child(action) for action, _ in outcomes]
-        children = []
+        children: list[SearchNode] = []
         for start in range(0, len(outcomes), _TIME_CHECK_INTERVAL):
             self._check_clock()
             children.extend(
@@ -663,11 +703,10 @@ class Searcher:
     def _known_child_bounds(self, children: list, depth: int, lo: list, hi: list) -> list[bool]:
         """Terminal children are exact; table entries of this depth bound the rest."""
         exact = [False] * len(children)
-        table = self.table
         key_fn = self.key_fn
         # With history keys the children of a fresh chance node rarely have an
-        # entry yet; the per-child key (the whole history) costs more than it finds.
-        lookup = table is not None and key_fn is not _history_key
+        # entry yet: a lookup costs more than it finds.
+        table = self.table if self._lookup_children else None
         check_clock = len(children) > _TIME_CHECK_INTERVAL and self.deadline is not None
         for i, child in enumerate(children):
             if check_clock and i % _TIME_CHECK_INTERVAL == 0:
@@ -678,7 +717,7 @@ class Searcher:
                 self.leaves += 1
                 lo[i] = hi[i] = self._terminal_value(child)
                 exact[i] = True
-            elif lookup:
+            elif table is not None:
                 entry = table.get(key_fn(child))
                 if entry is not None and entry[DEPTH] == depth:
                     if entry[LOWER] > lo[i]:
@@ -689,17 +728,26 @@ class Searcher:
 
     def _probe(
         self,
-        children: list,
-        probs: list,
+        children: list[SearchNode],
+        probs: list[float],
         depth: int,
         alpha: float,
         beta: float,
-        lo: list,
-        hi: list,
-        exact: list,
-        probes: list | None,
+        lo: list[float],
+        hi: list[float],
+        exact: list[bool],
+        probes: list[ProbedChild | None] | None,
     ) -> float | None:
-        """Star2 probing: one successor per decision child gives a one-sided bound."""
+        """Star2's probing phase, and Ballard's Star2.5 for a probing factor k > 1.
+
+        A probe searches one successor of a decision child: a min child is at
+        most its successor's value, a max child at least (Hauk et al. 2004), so
+        probing uses only the child's node kind and stays exact when chance
+        decides who moves next. Cyclic probing probes one more successor of every
+        child per round, for at most k rounds; sequential probing probes k
+        successors of each child in turn. Both stop at the first cutoff; k=1 is
+        Star2. Probed children are returned in ``probes`` for their full search.
+        """
         sum_hi = sum(p * h for p, h in zip(probs, hi))
         sum_lo = sum(p * l for p, l in zip(probs, lo))
         tol_low = _tolerance(alpha)
@@ -710,37 +758,39 @@ class Searcher:
         if sum_lo >= beta - tol_high:
             self.cutoffs_star2_probe += 1
             return sum_lo if sum_lo > beta else beta
+        count = len(children)
+        probed: list[ProbedChild | None] = probes if probes is not None else [None] * count
+        rounds = self.probing_factor
+        if rounds == 1 or self.probing == "sequential":
+            schedule = ((rank, i) for i in range(count) for rank in range(rounds))
+        else:
+            schedule = ((rank, i) for rank in range(rounds) for i in range(count))
         nodes_before = self.nodes
         self._probe_level += 1
         try:
-            for i, child in enumerate(children):
+            for rank, i in schedule:
                 if exact[i] or lo[i] == hi[i]:
                     continue
-                player = child.current_player()
-                if player < 0:
-                    continue  # a chance child: no one-sided bound from one successor
+                child = children[i]
+                record = probed[i]
+                if record is None:
+                    if rank > 0:
+                        continue  # not probed in the first round: never probed
+                    record = self._start_probing(child, depth, alpha, beta)
+                    if record is None:
+                        continue
+                    probed[i] = record
+                elif len(record.moves) != rank or rank >= len(record.ordered):
+                    continue  # probes stay a prefix of the child's move order
+                action = record.ordered[rank]
                 prob = probs[i]
-                minimizing = player != self.player
-                if minimizing and alpha == -INF or not minimizing and beta == INF:
-                    continue
-                tt_move = None
-                if self.table is not None:
-                    entry = self.table.get(self.key_fn(child))
-                    if entry is not None:
-                        tt_move = entry[MOVE]
-                ordered = self._ordered_actions(child, player, depth, tt_move)
-                action = ordered[0]
-                successor = child.child(action)
-                self.nodes += 1  # the probed decision child itself
-                if minimizing:
-                    # A min child is at most its probed successor's value.
+                if record.minimizing:
                     lower_cut = (alpha - (sum_hi - prob * hi[i]) + 0.5 * tol_low) / prob
                     window_low = lower_cut if lower_cut > lo[i] else lo[i]
                     if window_low >= hi[i]:
                         continue
-                    value = self._search(successor, depth - 1, window_low, hi[i])
-                    if probes is not None:
-                        probes[i] = (action, value, window_low, hi[i], ordered)
+                    value = self._search(child.child(action), depth - 1, window_low, hi[i])
+                    record.moves.append(ProbedMove(action, value, window_low, hi[i]))
                     if value < hi[i]:
                         sum_hi -= prob * (hi[i] - value)
                         hi[i] = value
@@ -752,9 +802,8 @@ class Searcher:
                     window_high = upper_cut if upper_cut < hi[i] else hi[i]
                     if window_high <= lo[i]:
                         continue
-                    value = self._search(successor, depth - 1, lo[i], window_high)
-                    if probes is not None:
-                        probes[i] = (action, value, lo[i], window_high, ordered)
+                    value = self._search(child.child(action), depth - 1, lo[i], window_high)
+                    record.moves.append(ProbedMove(action, value, lo[i], window_high))
                     if value > lo[i]:
                         sum_lo += prob * (value - lo[i])
                         lo[i] = value
@@ -767,11 +816,36 @@ class Searcher:
                 self.probe_nodes += self.nodes - nodes_before
         return None
 
+    def _start_probing(
+        self, child: SearchNode, depth: int, alpha: float, beta: float
+    ) -> ProbedChild | None:
+        """The probe record of a decision child, or None where no probe can cut.
+
+        A chance child has no one-sided bound from one successor; a min child's
+        upper bound cannot cut against alpha = -inf, nor a max child's against
+        beta = +inf.
+        """
+        player = child.current_player()
+        if player < 0:
+            return None
+        minimizing = player != self.player
+        if minimizing and alpha == -INF or not minimizing and beta == INF:
+            return None
+        tt_move = None
+        table = self.table
+        if table is not None:
+            entry = table.get(self.key_fn(child))
+            if entry is not None:
+                tt_move = entry[MOVE]
+        self.nodes += 1  # the probed decision child itself
+        return ProbedChild(self._ordered_actions(child, player, depth, tt_move), [], minimizing)
+
     def _probcut(
         self, children: list, probs: list, depth: int, alpha: float, beta: float, lo: list, hi: list
     ) -> float | None:
         """ChanceProbCut: shallow searches turned into probable per-outcome bounds."""
         settings = self.probcut
+        assert settings is not None, "_probcut runs only for chanceprobcut"
         model = settings.model_for(depth)
         shallow_depth = depth - settings.reduction
         nodes_before = self.nodes
@@ -812,6 +886,22 @@ class Searcher:
         return None
 
 
+def _probing_factor(algorithm: str, probing_factor: int | None) -> int:
+    """Star2's probing factor k: 1 unless given; only star2 and chanceprobcut probe."""
+    probes = algorithm in ("star2", "chanceprobcut")
+    if probing_factor is None:
+        return 1 if probes else 0
+    if isinstance(probing_factor, bool) or not isinstance(probing_factor, int):
+        raise ValueError(f"probing_factor must be an integer >= 0, got {probing_factor!r}")
+    if probing_factor < 0:
+        raise ValueError(f"probing_factor must be an integer >= 0, got {probing_factor}")
+    if not probes and probing_factor > 0:
+        raise ValueError(
+            f"{algorithm} does not probe; probing_factor applies to star2 and chanceprobcut"
+        )
+    return probing_factor
+
+
 def _tolerance(edge: float) -> float:
     """Rounding slack for comparing a probability-weighted sum with a window edge."""
     return 1e-12 * (1.0 + abs(edge)) if edge not in (INF, -INF) else 0.0
@@ -839,12 +929,6 @@ def search_bounds(evaluator: Any, game: pyspiel.Game, player: int) -> tuple[floa
     return float(game.min_utility()), float(game.max_utility()), False
 
 
-def to_search_node(state: Any) -> Any:
-    """The fast plain-Python position of a custom game, or the pyspiel state itself."""
-    position = getattr(state, "search_position", None)
-    return position() if position is not None else state
-
-
 def search(
     game: pyspiel.Game,
     state: Any,
@@ -857,6 +941,8 @@ def search(
     player: int | None = None,
     probcut: ProbCutSettings | None = None,
     reuse_probes: bool = True,
+    probing_factor: int | None = None,
+    probing: str = "cyclic",
 ) -> SearchResult:
     """One fixed-depth search with fresh statistics (no iterative deepening)."""
     if player is None:
@@ -872,6 +958,8 @@ def search(
         move_ordering=move_ordering,
         probcut=probcut,
         reuse_probes=reuse_probes,
+        probing_factor=probing_factor,
+        probing=probing,
     )
     value, action = searcher.search(state, depth)
     return SearchResult(value=value, action=action, depth=depth, stats=searcher.stats())

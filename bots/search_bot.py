@@ -79,39 +79,43 @@ class SearchBot(pyspiel.Bot):
         collecting = gc.isenabled()
         gc.disable()
         try:
-            if self._time_limit is None:
-                return self._fixed_depth(state)
-            return self._iterative_deepening(state)
+            if self._time_limit is not None:
+                return self._iterative_deepening(state, self._time_limit)
+            if self._max_depth is None:
+                raise ValueError("a search bot needs max_depth or time_limit, got neither")
+            return self._fixed_depth(state, self._max_depth)
         finally:
             if collecting:
                 gc.enable()
 
     # ------------------------------------------------------------------------
 
-    def _fixed_depth(self, state: pyspiel.State) -> int:
+    def _fixed_depth(self, state: pyspiel.State, depth: int) -> int:
         searcher = self._searcher
         searcher.reset_stats()
         searcher.deadline = None
         start = time.perf_counter()
-        value, action = searcher.search(state, self._max_depth)
+        value, action = searcher.search(state, depth)
+        if action is None:
+            action = self._fallback_action(state)
         self._record(
             value,
             action,
-            self._max_depth,
+            depth,
             start,
             completed=True,
-            iterations=[self._iteration(self._max_depth, value, action, start)],
+            iterations=[self._iteration(depth, value, action, start)],
         )
         return action
 
-    def _iterative_deepening(self, state: pyspiel.State) -> int:
+    def _iterative_deepening(self, state: pyspiel.State, time_limit: float) -> int:
         searcher = self._searcher
         searcher.reset_stats()
         start = time.perf_counter()
-        searcher.deadline = start + self._time_limit
+        searcher.deadline = start + time_limit
         cap = self._max_depth or DEFAULT_DEPTH_CAP
         value, action, depth = None, None, 0
-        iterations = []
+        iterations: list[dict[str, Any]] = []
         order: list[int] = []
         completed = False
         try:
@@ -129,7 +133,7 @@ class SearchBot(pyspiel.Bot):
                     break
                 depth = target
                 iterations.append(self._iteration(target, value, action, iteration_start))
-                order = [action]
+                order = [action] if action is not None else []
                 if target == cap:
                     completed = True
                 if searcher.evaluations == evaluations_before and searcher.tt_hits == hits_before:
@@ -156,7 +160,15 @@ class SearchBot(pyspiel.Bot):
             "nodes": self._searcher.nodes,
         }
 
-    def _record(self, value, action, depth, start, completed, iterations) -> None:
+    def _record(
+        self,
+        value: float | None,
+        action: int,
+        depth: int,
+        start: float,
+        completed: bool,
+        iterations: list[dict[str, Any]],
+    ) -> None:
         stats = self._searcher.stats()
         self.last_search = {
             "value": value,

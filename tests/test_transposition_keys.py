@@ -1,5 +1,8 @@
 """Transposition keys must determine the game: equal keys, equal futures.
 
+Games without a checked string key are keyed by a 127-bit digest of their
+history (bots/keys.py); the digests are checked here the same way.
+
 A key that merges two different states silently corrupts exactness (the state
 strings of einstein_wurfelt_nicht, yacht, maedn and banqi omit parts of the
 state, and 2048 has hidden merge flags), so every string-based key is checked
@@ -13,7 +16,14 @@ import random
 import pyspiel
 import pytest
 
-from bots.search import KEY_FUNCTIONS, default_key_function
+from bots.keys import (
+    DIGEST_MODULUS,
+    KEY_FUNCTIONS,
+    HistoryDigestNode,
+    default_key_function,
+    digest_key,
+    history_digest,
+)
 
 
 def _signature(state, key):
@@ -35,9 +45,9 @@ def _signature(state, key):
     )
 
 
-def _collisions(game_string: str, positions: int, depth: int, seed: int = 0) -> list:
+def _collisions(game_string: str, positions: int, depth: int, seed: int = 0, key=None) -> list:
     game = pyspiel.load_game(game_string)
-    key = default_key_function(game)
+    key = key or default_key_function(game)
     rng = random.Random(seed)
     seen: dict = {}
     collisions = []
@@ -104,3 +114,39 @@ def test_a_plain_string_key_would_be_unsound_for_einstein():
     strings = {str(child) for child in children}
     keys = {KEY_FUNCTIONS["einstein_wurfelt_nicht"](child) for child in children}
     assert len(strings) == 1 and len(keys) == len(children)
+
+
+@pytest.mark.parametrize(
+    "game_string, positions, depth",
+    [("2048", 6, 2), ("yacht", 2, 0), ("maedn", 10, 2), ("banqi", 6, 1)],
+)
+def test_history_digests_do_not_merge_different_states(game_string, positions, depth):
+    assert game_string not in KEY_FUNCTIONS
+    assert (
+        _collisions(game_string, positions, depth, key=lambda s: history_digest(s.history())) == []
+    )
+
+
+@pytest.mark.parametrize("game_string", ["2048", "maedn", "banqi"])
+def test_digest_kept_along_the_path_equals_the_digest_of_the_history(game_string):
+    game = pyspiel.load_game(game_string)
+    rng = random.Random(1)
+    node = HistoryDigestNode.root(game.new_initial_state())
+    for _ in range(60):
+        if node.state.is_terminal():
+            break
+        if node.state.is_chance_node():
+            actions, probs = zip(*node.chance_outcomes())
+            action = rng.choices(actions, probs)[0]
+        else:
+            action = rng.choice(node.legal_actions())
+        node = node.child(action)
+        assert node.digest == history_digest(node.state.history())
+        assert digest_key(node) == node.digest
+
+
+def test_digests_tell_apart_histories_a_plain_hash_might_merge():
+    # Action 0 must count (the +1), and order and length must matter.
+    histories = [(), (0,), (0, 0), (1,), (0, 1), (1, 0), (2, 0), (0, 2)]
+    assert len({history_digest(h) for h in histories}) == len(histories)
+    assert all(0 <= history_digest(h) < DIGEST_MODULUS for h in histories)

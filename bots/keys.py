@@ -1,0 +1,135 @@
+"""Transposition-table keys: which states the table may treat as one.
+
+A key must determine the rest of the game (tests/test_transposition_keys.py
+checks this over whole search trees): two states with equal keys must have the
+same player to move, legal actions or chance outcomes, returns, and children
+with equal keys. A key that merges two different states silently breaks
+exactness.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any
+
+import pyspiel
+
+KeyFunction = Callable[[Any], Hashable]
+
+
+def string_key(state: Any) -> Hashable:
+    # The player is part of the key: several games print a chance node and the
+    # decision node after it identically.
+    return (state.current_player(), str(state))
+
+
+def einstein_key(state: Any) -> Hashable:
+    # The board string omits the die (the last action at a decision node) and,
+    # at a chance node, whose turn follows (a turn is a roll and a move).
+    player = state.current_player()
+    die = state.history()[-1] if player >= 0 else -1
+    return (player, str(state), state.move_number() % 4, die)
+
+
+def history_key(state: Any) -> Hashable:
+    # Always sound: equal histories are equal states. Finds no transpositions
+    # between different move orders, but still serves iterative deepening,
+    # probes and repeated searches of the same position. Its size grows with
+    # the game, so the engine stores HistoryDigestNode digests in its place.
+    return tuple(state.history())
+
+
+# History digests: a polynomial hash of the action sequence modulo the Mersenne
+# prime 2**127 - 1, extended one action at a time. Two different histories of
+# length <= n give different polynomials in the multiplier, which therefore
+# collide for at most n of its 2**127 - 1 values: for a multiplier drawn at
+# random, the chance that any two of M distinct states collide is at most
+# M**2 * n / 2**128 (1e9 states of 10,000-action games: 3e-17). A digest is a
+# 127-bit int, 44 bytes, whatever the length of the game.
+DIGEST_MODULUS = (1 << 127) - 1
+DIGEST_MULTIPLIER = 0x20ED522615E56B36218A9C69723E4FFD  # drawn once with secrets.randbits
+
+
+def extend_digest(digest: int, action: int) -> int:
+    """The digest of a history extended by ``action`` (+1 keeps action 0 visible)."""
+    return (digest * DIGEST_MULTIPLIER + action + 1) % DIGEST_MODULUS
+
+
+def history_digest(history: Iterable[int]) -> int:
+    digest = 0
+    for action in history:
+        digest = (digest * DIGEST_MULTIPLIER + action + 1) % DIGEST_MODULUS
+    return digest
+
+
+class HistoryDigestNode:
+    """A pyspiel state carried with the digest of its history.
+
+    Keys the games whose states print too little to be keyed by their string
+    (2048, yacht, maedn, banqi): the root digest is computed once per search,
+    each child's from its parent's in O(1), so a key costs neither time nor
+    memory in proportion to the game's length, as the full history did.
+    """
+
+    __slots__ = ("state", "digest")
+
+    def __init__(self, state: Any, digest: int):
+        self.state = state
+        self.digest = digest
+
+    @classmethod
+    def root(cls, state: Any) -> HistoryDigestNode:
+        return cls(state, history_digest(state.history()))
+
+    def current_player(self) -> int:
+        return self.state.current_player()
+
+    def legal_actions(self) -> Sequence[int]:
+        return self.state.legal_actions()
+
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
+        return self.state.chance_outcomes()
+
+    def returns(self) -> Sequence[float]:
+        return self.state.returns()
+
+    def child(self, action: int) -> HistoryDigestNode:
+        return HistoryDigestNode(
+            self.state.child(action),
+            (self.digest * DIGEST_MULTIPLIER + action + 1) % DIGEST_MODULUS,
+        )
+
+    def to_state(self) -> Any:
+        return self.state
+
+
+digest_key: KeyFunction = operator.attrgetter("digest")
+
+
+def python_state_key(state: Any) -> Hashable:
+    # A Python game's state may be built mid-game with a short history (a
+    # position's to_state()), so the history alone can name two states.
+    return (tuple(state.history()), state.current_player(), str(state))
+
+
+def position_key(position: Any) -> Hashable:
+    """A custom game's position is immutable and hashable: its own key."""
+    return position
+
+
+# Keys checked to determine the rest of the game (tests/test_transposition_keys.py);
+# every other game is keyed by its history (as a digest). Not 2048: equal boards and scores
+# can have different legal moves there (hidden merge flags), and yacht, maedn
+# and banqi print too little of the state.
+KEY_FUNCTIONS: dict[str, KeyFunction] = {
+    "pig": string_key,
+    "backgammon": string_key,
+    "catch": string_key,
+    "einstein_wurfelt_nicht": einstein_key,
+}
+
+
+def default_key_function(game: pyspiel.Game) -> KeyFunction:
+    """Transposition key for pyspiel states of ``game`` (positions are their own key)."""
+    return KEY_FUNCTIONS.get(game.get_type().short_name, history_key)

@@ -1,0 +1,74 @@
+"""The table's memory grows with its entries, never with the game's length.
+
+DESIGN.md (Memory): keys are compact. Games without a checked string key used
+to be keyed by their full action history, so late in a long 2048 game every
+entry held hundreds of actions; now they are keyed by a fixed-size digest.
+"""
+
+from __future__ import annotations
+
+import random
+import tracemalloc
+
+import pyspiel
+
+from bots.search import Searcher
+from bots.transposition import TranspositionTable
+
+
+def _decision_states_along_a_game(game: pyspiel.Game, seed: int) -> list:
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    found = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            found.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+    return found
+
+
+class _ConstantEvaluator:
+    """Keeps no caches, so the memory a search leaves behind is the table's."""
+
+    def evaluate(self, state: pyspiel.State) -> list[float]:
+        return [0.0]
+
+
+def _table_bytes_per_entry(game: pyspiel.Game, state: pyspiel.State) -> float:
+    # A full table: the dict's own size then depends on the capacity only.
+    capacity = 100
+    searcher = Searcher(
+        game, state.current_player(), "star2", evaluator=_ConstantEvaluator(), tt_size=capacity
+    )
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        searcher.search(state, 3)
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert searcher.table is not None and len(searcher.table) == capacity
+    return (after - before) / len(searcher.table)
+
+
+def test_bytes_per_entry_do_not_grow_with_the_length_of_a_2048_game():
+    game = pyspiel.load_game("2048")
+    states = _decision_states_along_a_game(game, seed=3)
+    early, late = states[5], states[-3]
+    assert len(late.history()) > 150  # long enough for history keys to show
+    early_bytes = _table_bytes_per_entry(game, early)
+    late_bytes = _table_bytes_per_entry(game, late)
+    # A history key would add 8 bytes per action, over 1,200 bytes here.
+    assert late_bytes < 1.25 * early_bytes + 64, (early_bytes, late_bytes)
+
+
+def test_table_holds_at_most_its_capacity():
+    table = TranspositionTable(100)
+    for key in range(1_000):
+        table.store(key, 1, 0.0, 0.0, None)
+    assert len(table) == 100 and len(table._order) == 100
+    assert table.get(999) is not None and table.get(0) is None
+    assert table.evictions == 900
