@@ -387,6 +387,8 @@ class NodeReport:
                 x, axis = float(parts["N"]), "N (branching)"
             elif "depth" in parts:
                 x = float(parts["depth"])
+            elif "k" in parts:
+                x, axis = float(parts["k"]), "probing factor k"
             else:
                 continue
             for alg in self.algorithms:
