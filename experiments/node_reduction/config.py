@@ -17,7 +17,7 @@ from experiments.node_reduction import ballard
 from experiments.node_reduction import positions as positions_io
 from experiments.node_reduction.presets import ALGORITHMS, REFERENCE, get_preset
 
-DEFAULTS = {
+DEFAULTS: dict[str, Any] = {
     "game": "pig",
     "algorithms": "expectiminimax,star1,star2,star2_tt",
     "depths": "1,2,3",
@@ -33,7 +33,7 @@ class NodeReductionError(ValueError):
     """A configuration problem reported to the user without a traceback."""
 
 
-def _parse_ints(values: Sequence[str], flag: str, minimum: int) -> list[int]:
+def _parse_ints(values: Sequence[Any], flag: str, minimum: int) -> list[int]:
     try:
         return parse_int_list([str(v) for v in values], flag, minimum=minimum)
     except ValueError as error:

@@ -173,13 +173,13 @@ class NodeReport:
                 skipped = sum(1 for r in all_records if r.get("status") == "skipped")
                 if skipped:
                     m[(case, alg, "skipped")] = skipped
-        for key in self.published:
-            match = _VERSUS.match(key[0])
-            if match and key[2] == "time_ratio":
-                alg, case, base, base_case = match.groups()
-                t, t_base = m.get((case, alg, "seconds")), m.get((base_case, base, "seconds"))
+        for versus in self.published:
+            match = _VERSUS.match(versus[0])
+            if match and versus[2] == "time_ratio":
+                alg, at, base, base_at = match.groups()
+                t, t_base = m.get((at, alg, "seconds")), m.get((base_at, base, "seconds"))
                 if t is not None and t_base:
-                    m[key] = t / t_base
+                    m[versus] = t / t_base
         return m
 
     @property

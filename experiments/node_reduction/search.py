@@ -270,8 +270,10 @@ class Runner:
         if limit is not None and unit.depth > limit:
             return f"beyond the preset's depth limit {limit} for {algorithm}"
         shallower = [d for d in self.settings.depths if d < unit.depth]
-        prev = unit.at_depth(max(shallower)) if shallower else None
-        prev_rec = self.records.get(prev.record_id(algorithm)) if prev else None
+        if not shallower:
+            return None
+        prev = unit.at_depth(max(shallower))
+        prev_rec = self.records.get(prev.record_id(algorithm))
         if prev_rec is not None and prev_rec.get("status") == "skipped":
             return f"depth {prev.depth} was already skipped for this position"
         if algorithm == OPENSPIEL and prev_rec is not None and prev_rec.get("status") == "ok":
