@@ -32,6 +32,7 @@ def test_table7_k1_is_star2_and_k_reaches_the_searcher():
         {"preset": "ballard_table7", "trials": 1},
         ["star2", "star2.5_cyclic", "star2.5_sequential"],
     )
+    assert all(p.settings.reuse_probes for p in payloads.values())  # Table 7 counts once
     leaves = {}
     for k in (1, 3):
         result = tasks.run_position(payloads[f"k={k}/seed=0"])

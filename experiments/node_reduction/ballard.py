@@ -98,11 +98,13 @@ def ballard_searcher(
     evaluator: Any,
     tt_size: int = 0,
     probcut: Any = None,
+    reuse_probes: bool = False,
     **star25: Any,
 ) -> Searcher:
     """A Searcher for player 0 that prunes and counts as Ballard did (see module doc).
 
-    `star25` holds Star2.5's `probing_factor` and `probing` where a table varies them.
+    `star25` holds Star2.5's `probing_factor` and `probing` where a table varies them;
+    `reuse_probes` counts a probed leaf once, as Table 7 does (Tables 1-6 count twice).
     """
     searcher = Searcher(
         game,
@@ -112,7 +114,7 @@ def ballard_searcher(
         tt_size=tt_size,
         move_ordering=False,
         probcut=probcut,
-        reuse_probes=False,
+        reuse_probes=reuse_probes,
         **star25,
     )
     # Public Searcher attributes holding L and U; every leaf value for player 0

@@ -77,6 +77,8 @@ def build_config(options: dict[str, Any]) -> dict[str, Any]:
     config["budget"] = float(budget)
     if preset is not None and preset.depth_limits:
         config["depth_limits"] = dict(preset.depth_limits)
+    if preset is not None and preset.reuse_probes:
+        config["reuse_probes"] = True  # only where set, so older folders still resume
     if preset is not None and preset.is_ballard:
         for flag in ("game", "depths", "positions", "position_file"):
             if options.get(flag) is not None:

@@ -71,6 +71,7 @@ class Settings:
     budget: float = 60.0
     depths: tuple[int, ...] = ()
     depth_limits: dict[str, int] = dataclasses.field(default_factory=dict)
+    reuse_probes: bool = False  # Ballard trees: count a probed leaf once (Table 7)
 
 
 class _BudgetExceeded(Exception):
@@ -235,6 +236,7 @@ class Runner:
                 evaluator,
                 tt_size=kwargs.get("tt_size", 0),
                 probcut=probcut,
+                reuse_probes=self.settings.reuse_probes,
                 **star25,
             )
         else:

@@ -55,6 +55,7 @@ def settings_of(config: dict) -> Settings:
         depths=tuple(config.get("depths", ())),
         budget=config["budget"],
         depth_limits=config.get("depth_limits", {}),
+        reuse_probes=config.get("reuse_probes", False),
         **(
             {
                 "probcut_R": probcut["R"],
