@@ -8,9 +8,11 @@ import os
 
 import pytest
 
-from experiments import node_reduction as nr
-from experiments import node_reduction_run as nr_run
-from experiments.node_reduction_report import CSV_COLUMNS
+from experiments.node_reduction import cli as nr_cli
+from experiments.node_reduction import config as nr_config
+from experiments.node_reduction import search as nr_run
+from experiments.node_reduction import study as nr
+from experiments.node_reduction.report import CSV_COLUMNS
 
 PIG = {
     "game": "pig(winscore=20)",
@@ -78,7 +80,7 @@ def test_resume_runs_only_missing_records(tmp_path):
 
 def test_other_configuration_refused_in_same_folder(tmp_path):
     _run(PIG, tmp_path)
-    with pytest.raises(nr.NodeReductionError, match="different configuration"):
+    with pytest.raises(nr_config.NodeReductionError, match="different configuration"):
         _run(dict(PIG, depths=["1", "3"]), tmp_path)
 
 
@@ -109,13 +111,15 @@ def test_injected_wrong_value_is_a_mismatch_and_fails_the_run(tmp_path, monkeypa
         "--positions=2",
         f"--out={out}",
         "--noplots",
+        "--workers=1",  # in this process, where the monkeypatch applies
+        "--noprogress",
     ]
-    nr.FLAGS(argv)
+    nr_cli.FLAGS(argv)
     try:
         with pytest.raises(SystemExit) as exit_info:
-            nr.main(["node_reduction"])
+            nr_cli.main(["node_reduction"])
     finally:
-        nr.FLAGS.unparse_flags()
+        nr_cli.FLAGS.unparse_flags()
     assert exit_info.value.code == 1
     records = _lines(out / "results.jsonl")
     bad = [r for r in records if r["mismatch"]]
@@ -154,16 +158,16 @@ def test_openspiel_baseline_agrees_and_over_budget_is_skipped(tmp_path, monkeypa
 
 
 def test_configuration_errors_are_clear(tmp_path):
-    with pytest.raises(nr.NodeReductionError, match="accepted: expectiminimax"):
-        nr.build_config({"algorithms": ["star3"]})
-    with pytest.raises(nr.NodeReductionError, match="--trials"):
-        nr.build_config({"preset": "ballard_table3", "positions": 5})
+    with pytest.raises(nr_config.NodeReductionError, match="accepted: expectiminimax"):
+        nr_config.build_config({"algorithms": ["star3"]})
+    with pytest.raises(nr_config.NodeReductionError, match="--trials"):
+        nr_config.build_config({"preset": "ballard_table3", "positions": 5})
     with pytest.raises(ValueError, match="accepted: ballard_table1"):
-        nr.build_config({"preset": "nope"})
+        nr_config.build_config({"preset": "nope"})
     options = dict(
         PIG, algorithms=["chanceprobcut"], probcut_calibration=str(tmp_path / "missing.json")
     )
-    with pytest.raises(nr.NodeReductionError, match="no ChanceProbCut calibration"):
+    with pytest.raises(nr_config.NodeReductionError, match="no ChanceProbCut calibration"):
         _run(options, tmp_path / "pc")
 
 

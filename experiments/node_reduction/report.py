@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from experiments.node_reduction_presets import INEXACT, REFERENCE, Preset
+from experiments.node_reduction.presets import INEXACT, REFERENCE, Preset
 
 CSV_COLUMNS = ("preset", "case", "algorithm", "metric", "measured", "published")
 SUMMARY_CSV, SUMMARY_MD, PLOT_FILE = "summary.csv", "summary.md", "nodes.png"
@@ -173,13 +173,13 @@ class NodeReport:
                 skipped = sum(1 for r in all_records if r.get("status") == "skipped")
                 if skipped:
                     m[(case, alg, "skipped")] = skipped
-        for key in self.published:
-            match = _VERSUS.match(key[0])
-            if match and key[2] == "time_ratio":
-                alg, case, base, base_case = match.groups()
-                t, t_base = m.get((case, alg, "seconds")), m.get((base_case, base, "seconds"))
+        for versus in self.published:
+            match = _VERSUS.match(versus[0])
+            if match and versus[2] == "time_ratio":
+                alg, at, base, base_at = match.groups()
+                t, t_base = m.get((at, alg, "seconds")), m.get((base_at, base, "seconds"))
                 if t is not None and t_base:
-                    m[key] = t / t_base
+                    m[versus] = t / t_base
         return m
 
     @property
@@ -387,6 +387,8 @@ class NodeReport:
                 x, axis = float(parts["N"]), "N (branching)"
             elif "depth" in parts:
                 x = float(parts["depth"])
+            elif "k" in parts:
+                x, axis = float(parts["k"]), "probing factor k"
             else:
                 continue
             for alg in self.algorithms:

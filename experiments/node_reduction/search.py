@@ -1,4 +1,4 @@
-"""Runs every algorithm on one (position, depth) and turns the result into a record.
+"""Runs every algorithm on one position (all its depths) and turns each search into a record.
 
 Expectiminimax runs first and is the reference: every exact algorithm's root
 value must equal it to 1e-9 (``mismatch`` in the record otherwise); where
@@ -8,23 +8,22 @@ OpenSpiel baseline is ``open_spiel.python.algorithms.minimax.expectiminimax``
 with the same evaluator and no pruning.
 
 Every search has a time budget (seconds per call). A search over budget is
-stopped (engine: ``Searcher.deadline``; OpenSpiel: a timer signal) and
-recorded as ``skipped``; searches that cannot fit are skipped without running:
-deeper ones after a skip on the same position, the rest of a depth after the
-first positions all ran over, and OpenSpiel calls whose time predicted from
-one depth shallower, scaled by our expectiminimax's node growth, exceeds it.
+stopped (engine: ``Searcher.deadline``; OpenSpiel: a clock check at every leaf)
+and recorded as ``skipped``; searches that cannot fit are skipped without
+running: deeper ones after a skip on the same position, and OpenSpiel calls
+whose time predicted from one depth shallower, scaled by our expectiminimax's
+node growth, exceeds it. Everything a search's outcome depends on is in its own
+position, so one position is one task of the shared runner and its records are
+the same on any backend.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import math
-import signal
-import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pyspiel
@@ -33,14 +32,13 @@ from open_spiel.python.algorithms import minimax
 from bots.calibration import probcut_settings
 from bots.evaluators import make_evaluator
 from bots.search import STAT_KEYS, Searcher, SearchTimeout
-from experiments import ballard
-from experiments.node_reduction_positions import deserialize
-from experiments.node_reduction_presets import ALGORITHMS, INEXACT, REFERENCE
+from experiments.common.runner import TaskTimeout
+from experiments.node_reduction import ballard
+from experiments.node_reduction.positions import deserialize
+from experiments.node_reduction.presets import ALGORITHMS, INEXACT, REFERENCE
 
 TOLERANCE = 1e-9
 OPENSPIEL = "openspiel"
-# Positions of one depth that must all run over budget before the rest are skipped.
-TIMEOUTS_BEFORE_SKIP = 2
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,62 +71,43 @@ class Settings:
     budget: float = 60.0
     depths: tuple[int, ...] = ()
     depth_limits: dict[str, int] = dataclasses.field(default_factory=dict)
+    reuse_probes: bool = False  # Ballard trees: count a probed leaf once (Table 7)
 
 
 class _BudgetExceeded(Exception):
     pass
 
 
-@contextlib.contextmanager
-def _alarm(seconds: float) -> Iterator[None]:
-    """Raises _BudgetExceeded in this thread after `seconds` (main thread only)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-        signal, "setitimer"
-    ):
-        yield
-        return
-
-    def on_alarm(signum, frame):
-        raise _BudgetExceeded()
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def run_openspiel(
     state: pyspiel.State, depth: int, evaluator: Any, player: int, budget: float
 ) -> tuple[float, int | None, int]:
-    """(value, action, evaluator calls) of OpenSpiel's expectiminimax, or _BudgetExceeded."""
+    """(value, action, evaluator calls) of OpenSpiel's expectiminimax, or _BudgetExceeded.
+
+    The budget is a clock check at every leaf, not a timer signal: SIGALRM belongs
+    to the task runner's --task_timeout.
+    """
     calls = [0]
     deadline = time.perf_counter() + budget
 
     def value_fn(s: pyspiel.State) -> float:
         calls[0] += 1
-        if calls[0] % 1024 == 0 and time.perf_counter() > deadline:
-            raise _BudgetExceeded()  # fallback where no timer signal is available
+        if time.perf_counter() > deadline:
+            raise _BudgetExceeded()
         return float(evaluator.evaluate(s)[player])
 
-    with _alarm(budget):
-        value, action = minimax.expectiminimax(state, depth, value_fn, player)
+    value, action = minimax.expectiminimax(state, depth, value_fn, player)
     return float(value), action, calls[0]
 
 
 class Runner:
     """Runs the algorithms of one unit, reusing loaded games, evaluators and calibrations."""
 
-    def __init__(self, settings: Settings, records: dict[str, dict]):
+    def __init__(self, settings: Settings, records: dict[str, dict] | None = None):
         self.settings = settings
-        self.records = records  # id -> record, shared with the caller (existing + new)
+        self.records = {} if records is None else records  # id -> record of this position
         self._evaluators: dict[str, Any] = {}
         self._probcut: dict[str, Any] = {}
-        self._over_budget: dict[tuple[str, str], list[int]] = {}  # (case, alg) -> [ok, timed out]
-        for record in records.values():
-            self._count(record)
+        self.task_expired: str | None = None  # set when the runner's --task_timeout fired
 
     # ------------------------------------------------------------------ setup
 
@@ -166,15 +145,7 @@ class Runner:
         for algorithm in order:
             record = self._run_one(unit, algorithm, game, state, player, algorithms)
             self.records[record["id"]] = record
-            self._count(record)
             on_record(record)
-
-    def _count(self, record: dict) -> None:
-        counts = self._over_budget.setdefault((record["case"], record["algorithm"]), [0, 0])
-        if record.get("status") == "ok":
-            counts[0] += 1
-        elif record.get("timed_out"):
-            counts[1] += 1
 
     def _base_record(self, unit: Unit, algorithm: str, game: pyspiel.Game) -> dict:
         record = {
@@ -231,6 +202,9 @@ class Runner:
         except (_BudgetExceeded, SearchTimeout):
             record["status"], record["timed_out"] = "skipped", True
             record["note"] = f"stopped at the {self.settings.budget:g} s budget"
+        except TaskTimeout as error:  # the whole position's limit, --task_timeout
+            record["status"], record["timed_out"] = "skipped", True
+            record["note"] = self.task_expired = f"{error} (--task_timeout)"
         except Exception as error:  # recorded; the run goes on and exits non-zero
             record["status"] = "error"
             record["error"] = f"{type(error).__name__}: {error}"
@@ -252,9 +226,18 @@ class Runner:
         evaluator = self.evaluator_for(game)
         probcut = self.probcut_for(game) if engine_algorithm == "chanceprobcut" else None
         start = time.perf_counter()
+        if "probing" in kwargs and unit.entry.get("probing_factor") is not None:  # Table 7
+            kwargs["probing_factor"] = unit.entry["probing_factor"]
         if unit.ballard:
+            star25 = {k: kwargs[k] for k in ("probing_factor", "probing") if k in kwargs}
             searcher = ballard.ballard_searcher(
-                game, engine_algorithm, evaluator, tt_size=kwargs.get("tt_size", 0), probcut=probcut
+                game,
+                engine_algorithm,
+                evaluator,
+                tt_size=kwargs.get("tt_size", 0),
+                probcut=probcut,
+                reuse_probes=self.settings.reuse_probes,
+                **star25,
             )
         else:
             # What bots.search.search() builds, plus a deadline for the budget.
@@ -282,18 +265,19 @@ class Runner:
 
     def _skip_reason(self, unit: Unit, algorithm: str) -> str | None:
         """Why this search cannot fit the budget (or the preset's depth limit), or None."""
+        if self.task_expired is not None:
+            return self.task_expired
         budget = self.settings.budget
         limit = self.settings.depth_limits.get(algorithm)
         if limit is not None and unit.depth > limit:
             return f"beyond the preset's depth limit {limit} for {algorithm}"
         shallower = [d for d in self.settings.depths if d < unit.depth]
-        prev = unit.at_depth(max(shallower)) if shallower else None
-        prev_rec = self.records.get(prev.record_id(algorithm)) if prev else None
+        if not shallower:
+            return None
+        prev = unit.at_depth(max(shallower))
+        prev_rec = self.records.get(prev.record_id(algorithm))
         if prev_rec is not None and prev_rec.get("status") == "skipped":
             return f"depth {prev.depth} was already skipped for this position"
-        ok, timed_out = self._over_budget.get((unit.case, algorithm), (0, 0))
-        if not ok and timed_out >= TIMEOUTS_BEFORE_SKIP:
-            return f"the first {timed_out} positions of this depth ran over the {budget:g} s budget"
         if algorithm == OPENSPIEL and prev_rec is not None and prev_rec.get("status") == "ok":
             prev_ref = self.records.get(prev.record_id(REFERENCE))
             ref = self.records.get(unit.record_id(REFERENCE))

@@ -11,58 +11,27 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
 from collections.abc import Sequence
 from typing import Any
 
 import pyspiel
 
-from experiments import ballard
+from experiments.common import positions as common_positions
+from experiments.node_reduction import ballard
 
 POSITIONS_FILE = "positions.json"
-_MAX_ATTEMPTS = 1000
-
-
-def sample_position(
-    game: pyspiel.Game, rng: random.Random, min_moves: int, max_moves: int
-) -> pyspiel.State:
-    """A decision node after a random number of uniformly random decision moves.
-
-    Chance events follow their probabilities. A game that ends first is replayed
-    from the start (same generator, so still deterministic).
-    """
-    for _ in range(_MAX_ATTEMPTS):
-        target = rng.randint(min_moves, max_moves)
-        state = game.new_initial_state()
-        moves = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            elif moves >= target:
-                return state
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                moves += 1
-    raise ValueError(
-        f"could not reach a non-terminal decision node of {game} after "
-        f"{min_moves}..{max_moves} random moves in {_MAX_ATTEMPTS} games; "
-        f"lower the move range"
-    )
 
 
 def sample_positions(
     game: pyspiel.Game, count: int, seed: int, moves: tuple[int, int]
 ) -> list[dict[str, Any]]:
-    """``count`` entries; position i depends only on (seed, i), not on count."""
-    entries = []
-    for i in range(count):
-        rng = random.Random(f"node_reduction:{seed}:{i}")  # str seeds hash stably
-        state = sample_position(game, rng, moves[0], moves[1])
-        entries.append(
-            {"id": f"p{i:04d}", "serialized": pyspiel.serialize_game_and_state(game, state)}
-        )
-    return entries
+    """``count`` entries drawn by experiments.common.positions (whose seed scheme this
+    study defined): position i depends only on (seed, i), not on count."""
+    states = common_positions.sample_positions(game, count, seed, moves)
+    return [
+        {"id": f"p{i:04d}", "serialized": pyspiel.serialize_game_and_state(game, state)}
+        for i, state in enumerate(states)
+    ]
 
 
 def ballard_positions(cases: Sequence[ballard.BallardCase]) -> list[dict[str, Any]]:
@@ -80,6 +49,8 @@ def ballard_positions(cases: Sequence[ballard.BallardCase]) -> list[dict[str, An
                     "serialized": pyspiel.serialize_game_and_state(game, game.new_initial_state()),
                 }
             )
+            if case.probing_factor is not None:
+                entries[-1]["probing_factor"] = case.probing_factor
         ballard.release_tree_caches()
     return entries
 

@@ -44,9 +44,12 @@ class BallardCase:
     order: str
     trials: int
     show_levels: bool = False  # Table 6 names its cells by D as well
+    probing_factor: int | None = None  # Table 7: Star2.5's k, the cell's name
 
     @property
     def name(self) -> str:
+        if self.probing_factor is not None:
+            return f"k={self.probing_factor}"
         if self.show_levels:
             return f"B={self.n},D={self.levels},{self.order}"
         return f"N={self.n}"
@@ -90,9 +93,19 @@ def leaf_bounds(game: pyspiel.Game) -> tuple[float, float]:
 
 
 def ballard_searcher(
-    game: pyspiel.Game, algorithm: str, evaluator: Any, tt_size: int = 0, probcut: Any = None
+    game: pyspiel.Game,
+    algorithm: str,
+    evaluator: Any,
+    tt_size: int = 0,
+    probcut: Any = None,
+    reuse_probes: bool = False,
+    **star25: Any,
 ) -> Searcher:
-    """A Searcher for player 0 that prunes and counts as Ballard did (see module doc)."""
+    """A Searcher for player 0 that prunes and counts as Ballard did (see module doc).
+
+    `star25` holds Star2.5's `probing_factor` and `probing` where a table varies them;
+    `reuse_probes` counts a probed leaf once, as Table 7 does (Tables 1-6 count twice).
+    """
     searcher = Searcher(
         game,
         0,
@@ -101,7 +114,8 @@ def ballard_searcher(
         tt_size=tt_size,
         move_ordering=False,
         probcut=probcut,
-        reuse_probes=False,
+        reuse_probes=reuse_probes,
+        **star25,
     )
     # Public Searcher attributes holding L and U; every leaf value for player 0
     # lies in leaf_bounds, so the searches stay exact.
@@ -166,21 +180,53 @@ TABLE4_STAR2_AVERAGE = {
     40: (22390, 35.0),
 }
 
-# Table 6: (B, D) -> (star1 best %, star1 average %, star2 best %, star2 average %).
-TABLE6 = {
+# Table 6: (B, D) -> (star1 best %, star1 average %, star2 best %, star2 average %);
+# None where the paper gives no number ("--").
+TABLE6: dict[tuple[int, int], tuple[float | None, ...]] = {
     (4, 3): (62, 84, 45, 87),
     (4, 4): (58, 81, 38, 75),
     (4, 5): (55, 77, 38, 64),
     (4, 6): (56, 77, 32, 40),
+    (4, 7): (54, None, 28, None),
     (6, 3): (64, 82, 30, 71),
     (6, 4): (56, 77, 24, 61),
     (6, 5): (56, 74, 21, 38),
     (6, 6): (55, 73, 17, 25),
+    (6, 7): (53, None, 11, None),
     (10, 3): (67, 81, 18, 57),
     (10, 4): (55, 73, 14, 46),
     (10, 5): (58, 73, 11, 22),
+    (10, 6): (54, None, 8, 12),
+    (10, 7): (56, None, 4, None),
     (20, 3): (70, 80, 9, 44),
     (20, 4): (55, 70, 7, 32),
+    (20, 5): (60, None, 5, 12),
+    (20, 6): (55, None, 3, None),
+}
+
+# Table 7: Star2.5 on 100 random 2-ply trees (D=3) with B=20; k -> (cyclic preliminary
+# cutoffs, cyclic % of leaves, sequential cutoffs, sequential %).
+TABLE7 = {
+    1: (8.0, 40.7, 8.0, 40.7),
+    2: (11.3, 34.4, 11.1, 36.8),
+    3: (12.7, 31.7, 13.0, 34.7),
+    4: (13.7, 30.2, 14.2, 34.7),
+    5: (14.4, 29.3, 14.8, 36.6),
+    6: (14.8, 28.7, 14.9, 39.8),
+    7: (15.2, 28.4, 15.4, 41.6),
+    8: (15.5, 28.1, 16.5, 45.2),
+    9: (15.7, 28.0, 15.9, 46.7),
+    10: (16.0, 27.9, 16.0, 50.4),
+    11: (16.2, 27.9, 16.4, 52.4),
+    12: (16.3, 27.9, 16.2, 56.3),
+    13: (16.3, 27.9, 16.5, 58.7),
+    14: (16.3, 27.9, 16.4, 61.8),
+    15: (16.3, 27.9, 16.2, 65.6),
+    16: (16.3, 27.9, 16.3, 68.0),
+    17: (16.3, 27.9, 16.3, 71.1),
+    18: (16.3, 27.9, 16.5, 73.7),
+    19: (16.3, 27.9, 16.4, 76.7),
+    20: (16.3, 27.9, 16.5, 79.6),
 }
 
 
@@ -199,4 +245,19 @@ def table6_published(case: BallardCase) -> dict[tuple, float]:
         return {}
     s1_best, s1_avg, s2_best, s2_avg = row
     star1, star2 = (s1_best, s2_best) if case.order == BEST else (s1_avg, s2_avg)
-    return {(case.name, "star1", "leaves_pct"): star1, (case.name, "star2", "leaves_pct"): star2}
+    cells = {(case.name, "star1", "leaves_pct"): star1, (case.name, "star2", "leaves_pct"): star2}
+    return {key: value for key, value in cells.items() if value is not None}
+
+
+def table7_published(k: int) -> dict[tuple, float]:
+    """Leaves % and preliminary (probe) cutoffs of both Star2.5 variants at probing factor k."""
+    if k not in TABLE7:
+        return {}
+    cyclic_cuts, cyclic_pct, seq_cuts, seq_pct = TABLE7[k]
+    case = f"k={k}"
+    return {
+        (case, "star2.5_cyclic", "leaves_pct"): cyclic_pct,
+        (case, "star2.5_cyclic", "cutoffs_star2_probe"): cyclic_cuts,
+        (case, "star2.5_sequential", "leaves_pct"): seq_pct,
+        (case, "star2.5_sequential", "cutoffs_star2_probe"): seq_cuts,
+    }

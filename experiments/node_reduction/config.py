@@ -1,0 +1,191 @@
+"""The configuration of a node-reduction run: presets and flags resolved, checked, and the
+positions (sampled, Ballard trees or a file) that it searches."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from experiments.common import games as common_games
+from experiments.common.parsing import parse_int_list
+from experiments.node_reduction import ballard
+from experiments.node_reduction import positions as positions_io
+from experiments.node_reduction.presets import ALGORITHMS, REFERENCE, get_preset
+
+DEFAULTS: dict[str, Any] = {
+    "game": "pig",
+    "algorithms": "expectiminimax,star1,star2,star2_tt",
+    "depths": "1,2,3",
+    "positions": 10,
+    "moves": (4, 30),
+    "budget": 60.0,
+}
+# Where bots/ and games/ live (engine_digest hashes their sources).
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class NodeReductionError(ValueError):
+    """A configuration problem reported to the user without a traceback."""
+
+
+def _parse_ints(values: Sequence[Any], flag: str, minimum: int) -> list[int]:
+    try:
+        return parse_int_list([str(v) for v in values], flag, minimum=minimum)
+    except ValueError as error:
+        raise NodeReductionError(str(error)) from None
+
+
+def _check_algorithms(names: Sequence[str]) -> list[str]:
+    unknown = [n for n in names if n not in ALGORITHMS]
+    if unknown or not names:
+        raise NodeReductionError(
+            f"unknown algorithm(s) {', '.join(unknown) or '(none)'} in "
+            f"--algorithms; accepted: {', '.join(ALGORITHMS)}"
+        )
+    ordered = [REFERENCE] + [n for n in dict.fromkeys(names) if n != REFERENCE]
+    return ordered
+
+
+def build_config(options: dict[str, Any]) -> dict[str, Any]:
+    """The result-deciding configuration from flag-like options (None = not given)."""
+    name = options.get("preset")
+    preset = get_preset(name) if name else None
+    config: dict[str, Any] = {
+        "program": "experiments.node_reduction",
+        "preset": name,
+        "seed": options.get("seed", 0),
+        "evaluator": options.get("evaluator"),
+    }
+    algorithms = options.get("algorithms") or (
+        preset.algorithms if preset else DEFAULTS["algorithms"].split(",")
+    )
+    config["algorithms"] = _check_algorithms(list(algorithms))
+    if "chanceprobcut" in config["algorithms"]:
+        config["probcut"] = {
+            "R": options.get("probcut_R"),
+            "t": options.get("probcut_t", 1.5),
+            "calibration": options.get("probcut_calibration"),
+        }
+    budget = options.get("budget") or (preset.budget if preset else DEFAULTS["budget"])
+    if not budget > 0:
+        raise NodeReductionError(f"--budget must be > 0 seconds, got {budget}")
+    config["budget"] = float(budget)
+    if preset is not None and preset.depth_limits:
+        config["depth_limits"] = dict(preset.depth_limits)
+    if preset is not None and preset.reuse_probes:
+        config["reuse_probes"] = True  # only where set, so older folders still resume
+    if preset is not None and preset.is_ballard:
+        for flag in ("game", "depths", "positions", "position_file"):
+            if options.get(flag) is not None:
+                raise NodeReductionError(
+                    f"--{flag} does not apply to Ballard preset {name!r}: its trees are fixed; use "
+                    f"--sizes to pick N values and --trials for the number of random trees"
+                )
+        cases = list(preset.ballard_cases)
+        if options.get("sizes"):
+            sizes = set(_parse_ints(options["sizes"], "--sizes", minimum=1))
+            known = sorted({c.n for c in cases})
+            if not sizes <= set(known):
+                raise NodeReductionError(
+                    f"--sizes {sorted(sizes - set(known))} not in preset "
+                    f"{name!r}; accepted: {known}"
+                )
+            cases = [c for c in cases if c.n in sizes]
+        if options.get("levels"):
+            levels = set(_parse_ints(options["levels"], "--levels", minimum=1))
+            known = sorted({c.levels for c in cases})
+            if not levels <= set(known):
+                raise NodeReductionError(
+                    f"--levels {sorted(levels - set(known))} not in preset {name!r}; "
+                    f"accepted: {known}"
+                )
+            cases = [c for c in cases if c.levels in levels]
+        if options.get("trials"):
+            cases = [dataclasses.replace(c, trials=options["trials"]) for c in cases]
+        config["ballard_cases"] = [_case_fields(c) for c in cases]
+        return config
+    for flag in ("trials", "sizes", "levels"):
+        if options.get(flag):
+            raise NodeReductionError(f"--{flag} applies only to the Ballard presets")
+    config["game"] = options.get("game") or (preset.game if preset else DEFAULTS["game"])
+    depths = options.get("depths") or (preset.depths if preset else DEFAULTS["depths"].split(","))
+    config["depths"] = _parse_ints(depths, "--depths", minimum=1)
+    config["positions"] = options.get("positions") or (
+        preset.positions if preset else DEFAULTS["positions"]
+    )
+    config["moves"] = list(preset.moves if preset else DEFAULTS["moves"])
+    return config
+
+
+def _case_fields(case: ballard.BallardCase) -> list:
+    """A case in the configuration; k only where set, so older folders still resume."""
+    fields = [case.n, case.levels, case.order, case.trials, case.show_levels]
+    return fields + [case.probing_factor] if case.probing_factor is not None else fields
+
+
+def ballard_cases(config: dict) -> list[ballard.BallardCase]:
+    return [ballard.BallardCase(*fields) for fields in config["ballard_cases"]]
+
+
+def load_game(game_string: str) -> Any:
+    """The game, loaded by experiments.common.games and checked as the bots check it."""
+    from bots.factory import check_game_supported  # noqa: PLC0415 - loads the engine
+
+    try:
+        game = common_games.load_game(game_string)
+    except common_games.GameError as error:
+        raise NodeReductionError(str(error)) from None
+    check_game_supported(game, "node_reduction")
+    return game
+
+
+def make_positions(config: dict, position_file: str | None) -> list[dict]:
+    """The position entries of this configuration (sampled, Ballard trees or from a file)."""
+    common_games.register_custom_games()
+    if "ballard_cases" in config:
+        return positions_io.ballard_positions(ballard_cases(config))
+    game = load_game(config["game"])
+    if position_file:
+        entries = positions_io.load_positions(position_file)
+        if config["positions"] < len(entries):
+            entries = entries[: config["positions"]]
+        for entry in entries:
+            loaded, _ = positions_io.deserialize(entry)
+            if str(loaded) != str(game):
+                raise NodeReductionError(
+                    f"position {entry['id']!r} of {position_file} is a "
+                    f"{loaded} position, not {game}; pass --game={loaded}"
+                )
+        return entries
+    return positions_io.sample_positions(
+        game, config["positions"], config["seed"], tuple(config["moves"])
+    )
+
+
+def engine_digest() -> dict[str, str]:
+    """sha1 of the engine and game sources this run used (uncommitted edits included).
+
+    results_io.run_metadata() records the git commit and a dirty flag only; node
+    counts depend on the exact engine, which may have uncommitted changes.
+    """
+    digests = {}
+    for folder in ("bots", "games"):
+        sha = hashlib.sha1()
+        path = os.path.join(ROOT, folder)
+        for name in sorted(os.listdir(path)) if os.path.isdir(path) else []:
+            if name.endswith(".py"):
+                with open(os.path.join(path, name), "rb") as handle:
+                    sha.update(name.encode() + b"\0" + handle.read())
+        digests[folder] = sha.hexdigest()[:12]
+    return digests
+
+
+def default_out(config: dict) -> str:
+    digest = hashlib.sha1(json.dumps(config, sort_keys=True).encode()).hexdigest()[:8]
+    label = config.get("preset") or re.sub(r"[^A-Za-z0-9_.-]+", "_", config["game"]).strip("_")
+    return os.path.join("results", f"node_reduction-{label}-{digest}")

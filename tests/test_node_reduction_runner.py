@@ -1,0 +1,91 @@
+"""node_reduction on the shared runner: the same records in-process and on a process pool,
+a position's --task_timeout recorded as skipped searches, one task per position."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from experiments.common.runner import RunnerOptions
+from experiments.node_reduction import config as nr_config
+from experiments.node_reduction import search as nr_search
+from experiments.node_reduction import study, tasks
+
+TIMING = ("seconds",)
+
+
+def _records(out: str) -> dict[str, dict]:
+    with open(os.path.join(out, study.RECORDS_FILE), encoding="utf-8") as handle:
+        lines = [json.loads(line) for line in handle if line.strip()]
+    return {r["id"]: {k: v for k, v in r.items() if k not in TIMING} for r in lines}
+
+
+def _run(options: dict, out: str, workers: int) -> dict[str, dict]:
+    runner_options = RunnerOptions(workers=workers, progress=False)
+    report, _, finished = study.run(
+        options, out, runner_options=runner_options, plots=False, log=lambda *a: None
+    )
+    assert finished and report.mismatches == 0 and report.errors == 0
+    return _records(out)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"preset": "ballard_table4", "sizes": ["4", "6"], "trials": 4},
+        {"game": "pig(winscore=20)", "algorithms": ["star1", "star2_tt"], "depths": ["1-3"]},
+    ],
+    ids=["ballard", "pig"],
+)
+def test_one_and_two_workers_write_the_same_records(tmp_path, options):
+    options = {"positions": 3, **options} if "game" in options else options
+    serial = _run(options, str(tmp_path / "w1"), workers=1)
+    pooled = _run(options, str(tmp_path / "w2"), workers=2)
+    assert serial == pooled
+    assert serial and all(r["status"] == "ok" and r.get("nodes") for r in serial.values())
+
+
+def test_one_task_per_position_with_its_depths_in_order():
+    config = nr_config.build_config({"game": "pig(winscore=20)", "depths": ["3,1"]})
+    entries = nr_config.make_positions(config, None)
+    units, cases = study.units_of(config, entries)
+    made = tasks.make_tasks(study.settings_of(config), units, config["algorithms"])
+    assert [t.id for t, _ in made] == [e["id"] for e in entries]
+    assert cases == ["depth=1", "depth=3"]
+    for _, payload in made:
+        assert [u.depth for u in payload.units] == [1, 3]
+        assert len(payload.record_ids()) == 2 * len(config["algorithms"])
+
+
+def test_a_position_over_its_task_timeout_skips_the_rest(tmp_path, monkeypatch):
+    from experiments.common.runner import TaskTimeout
+
+    real = nr_search.Searcher
+
+    class Expires(real):
+        def search(self, state, depth, *args, **kwargs):
+            if depth == 2:
+                raise TaskTimeout(5.0)
+            return super().search(state, depth, *args, **kwargs)
+
+    monkeypatch.setattr(nr_search, "Searcher", Expires)
+    options = {"game": "pig(winscore=20)", "algorithms": ["star1"], "depths": ["1-3"]}
+    records = _run({**options, "positions": 1}, str(tmp_path), workers=1)
+    by_depth = {(r["depth"], r["algorithm"]): r for r in records.values()}
+    assert by_depth[(1, "star1")]["status"] == "ok"
+    assert by_depth[(2, "expectiminimax")]["timed_out"]
+    assert "--task_timeout" in by_depth[(2, "expectiminimax")]["note"]
+    assert by_depth[(2, "star1")]["status"] == "skipped"
+    assert by_depth[(3, "star1")]["status"] == "skipped"
+
+
+def test_failed_task_becomes_error_records_for_each_search():
+    config = nr_config.build_config({"game": "pig(winscore=20)", "depths": ["1"], "positions": 1})
+    entries = nr_config.make_positions(config, None)
+    units, _ = study.units_of(config, entries)
+    [(_, payload)] = tasks.make_tasks(study.settings_of(config), units, config["algorithms"])
+    records = tasks.failed_records(payload, "worker process died")
+    assert [r["id"] for r in records] == payload.record_ids()
+    assert all(r["status"] == "error" and r["error"] == "worker process died" for r in records)
