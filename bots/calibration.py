@@ -30,7 +30,7 @@ CALIBRATION_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cali
 
 
 def calibration_command(game: pyspiel.Game | str) -> str:
-    return f"python -m experiments.calibrate_probcut --game='{game}' --depths=2,3,4 --reduction=1"
+    return f"python -m experiments.probcut.calibrate --game='{game}' --depths=2,3,4 --reduction=1"
 
 
 def canonical_game_string(game: pyspiel.Game | str) -> str:
@@ -145,6 +145,6 @@ def probcut_settings(
         raise ValueError(
             f"calibration for '{game}' has no models for R={reduction} "
             f"(available: {available}); make one with: "
-            f"python -m experiments.calibrate_probcut --game='{game}' --reduction={reduction}"
+            f"python -m experiments.probcut.calibrate --game='{game}' --reduction={reduction}"
         )
     return ProbCutSettings(reduction, t, models)

@@ -21,9 +21,10 @@ from bots.calibration import (
     save_calibration,
 )
 from bots.search import search
-from experiments.calibrate_probcut import collect_pairs, fit_probcut_model, run
+from experiments.common.runner import RunnerOptions
+from experiments.probcut.calibrate import collect_pairs, fit_probcut_model, run
 
-COMMAND = "python -m experiments.calibrate_probcut"
+COMMAND = "python -m experiments.probcut.calibrate"
 
 
 def synthetic_calibration(
@@ -247,7 +248,7 @@ def test_calibration_tool_end_to_end(tmp_path):
 
 
 def test_node_reduction_comparison_table(tmp_path):
-    from experiments.probcut_eval import node_reduction_comparison
+    from experiments.probcut.evaluate import node_reduction_comparison
 
     rows = []
     for position, (base_nodes, cpc_nodes, cpc_action) in enumerate([(100, 60, 1), (200, 100, 2)]):
@@ -273,3 +274,27 @@ def test_node_reduction_comparison_table(tmp_path):
     tmp_path.joinpath("results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     table = node_reduction_comparison(str(tmp_path))
     assert "| 4 | 2 | 300 | 160 | 46.7% | 1/2 | 0.1000 | 2 |" in table
+
+
+def _without_timing(path) -> dict:
+    records = {}
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        record.pop("time", None)
+        records[record["id"]] = record
+    return records
+
+
+def test_calibration_records_do_not_depend_on_the_number_of_workers(tmp_path):
+    kwargs = dict(depths=[2], reductions=[1], seed=3, plots=False, verbose=False, max_outcomes=2)
+    run("pig", positions=4, out=str(tmp_path / "one"), **kwargs)
+    run(
+        "pig",
+        positions=4,
+        out=str(tmp_path / "two"),
+        runner_options=RunnerOptions(workers=2, progress=False),
+        **kwargs,
+    )
+    one = _without_timing(tmp_path / "one" / "positions.jsonl")
+    two = _without_timing(tmp_path / "two" / "positions.jsonl")
+    assert len(one) == 4 and one == two

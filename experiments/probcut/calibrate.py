@@ -1,12 +1,14 @@
 r"""ChanceProbCut calibration: fits v_deep ~ a * v_shallow + b (residual sigma).
 
-  python -m experiments.calibrate_probcut --game=pig --depths=2,3,4,5 \
+  python -m experiments.probcut.calibrate --game=pig --depths=2,3,4,5 \
       --reduction=1,2 --positions=60 --out=results/calibrate-pig --install
 
-Positions are sampled deterministically by seeded play (each decision is a
-shallow Star2 move with probability --mix, else uniformly random; chance is
-sampled from its distribution). A chance node reached in play is kept with
-probability --sample_rate. For every (up to --max_outcomes) non-terminal
+Chance nodes come from the project's one seeded position sampler
+(experiments.common.positions, kind="chance"): position i is the first chance
+node with a non-terminal outcome after a random number of random decision moves
+in --plies, and depends only on (--seed, i). Each position is one task of the
+shared runner (--workers, --executor=ray, resume), so the records are the same
+whatever the backend and the number of workers. For every (up to --max_outcomes) non-terminal
 outcome child c of a kept chance node, exact Star2 values search(c, k) are
 computed for every needed depth k, and for each deep depth d and reduction R
 the pair (v_shallow, v_deep) = (search(c, d - R), search(c, d)) is collected:
@@ -41,81 +43,60 @@ import random
 import re
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pyspiel
-from absl import app, flags
 
 from bots import calibration
 from bots.factory import check_game_supported
 from bots.search import Searcher
-from experiments import results_io
+from experiments.common import flags, parsing, results, runner
+from experiments.common.games import load_game
+from experiments.common.positions import sample_position
 
 RECORDS_FILE = "positions.jsonl"
 CALIBRATION_FILE = "calibration.json"
 PLOT_FILE = "scatter.png"
 SUMMARY_FILE = "summary.md"
-MAX_PLAY_STEPS = 5000  # safeguard: a sampling game is restarted after this many actions
 
-FLAGS = flags.FLAGS
-
-
-def define_flags() -> None:
-    """Flags are defined only when run as a program, so importing this module next to
-    other experiment modules (tests) cannot collide on flag names."""
-    flags.DEFINE_string("game", None, "Game string, e.g. pig, 'dice(n=5,k=4)', backgammon.")
-    flags.DEFINE_list("depths", ["2", "3", "4"], "Deep depths d (decision plies) to calibrate.")
-    flags.DEFINE_list(
-        "reduction",
-        ["1"],
-        "Depth reduction(s) R; the shallow search has depth d-R. "
-        "Several (e.g. 1,2) share the deep searches.",
-    )
-    flags.DEFINE_integer("positions", 50, "Sampled chance nodes.", lower_bound=1)
-    flags.DEFINE_integer("seed", 0, "Seed of the sampling play.", lower_bound=0)
-    flags.DEFINE_string("out", None, "Output folder (default results/calibrate-<game>-<hash>).")
-    flags.DEFINE_bool("install", False, "Also write the parameter file into bots/calibrations/.")
-    flags.DEFINE_string("evaluator", "default", "Leaf evaluator (bots.evaluators name).")
-    flags.DEFINE_integer("player", 0, "Point of view of the collected values.", lower_bound=0)
-    flags.DEFINE_float(
-        "mix",
-        0.5,
-        "Probability that a sampling-play decision is a shallow Star2 "
-        "move (else uniformly random).",
-        lower_bound=0.0,
-        upper_bound=1.0,
-    )
-    flags.DEFINE_integer(
-        "play_depth", 1, "Depth of the shallow Star2 player used for sampling.", lower_bound=1
-    )
-    flags.DEFINE_float(
-        "sample_rate",
-        0.25,
-        "Probability that a chance node reached in play is sampled.",
-        lower_bound=0.0,
-        upper_bound=1.0,
-    )
-    flags.DEFINE_integer(
-        "max_outcomes",
-        0,
-        "At most this many outcome children per sampled chance node, drawn by seeded RNG (0: all).",
-        lower_bound=0,
-    )
-    flags.DEFINE_integer(
-        "tt_size",
-        200_000,
-        "Transposition-table entries of the exact searches (values do not depend on it).",
-        lower_bound=0,
-    )
-    flags.DEFINE_bool(
-        "symmetrize",
-        True,
-        "Two-player zero-sum games: fit on the pairs and their "
-        "negations, so one model serves both seats.",
-    )
-    flags.DEFINE_bool("plots", True, "Write scatter.png (needs matplotlib).")
+FLAGS, _define = flags.program_flags()
+_define.string("game", None, "Game string, e.g. pig, 'dice(n=5,k=4)', backgammon.")
+_define.list("depths", ["2", "3", "4"], "Deep depths d (decision plies) to calibrate.")
+_define.list(
+    "reduction",
+    ["1"],
+    "Depth reduction(s) R; the shallow search has depth d-R. "
+    "Several (e.g. 1,2) share the deep searches.",
+)
+_define.integer("positions", 50, "Sampled chance nodes.", lower_bound=1)
+_define.integer("seed", 0, "Seed of the position sampler.", lower_bound=0)
+_define.string("plies", "0-30", "Random decision moves before a sampled chance node: LOW-HIGH.")
+_define.string("out", None, "Output folder (default results/calibrate-<game>-<hash>).")
+_define.bool("install", False, "Also write the parameter file into bots/calibrations/.")
+_define.string("evaluator", "default", "Leaf evaluator (bots.evaluators name).")
+_define.integer("player", 0, "Point of view of the collected values.", lower_bound=0)
+_define.integer(
+    "max_outcomes",
+    0,
+    "At most this many outcome children per sampled chance node, drawn by seeded RNG (0: all).",
+    lower_bound=0,
+)
+_define.integer(
+    "tt_size",
+    200_000,
+    "Transposition-table entries of the exact searches (values do not depend on it).",
+    lower_bound=0,
+)
+_define.bool(
+    "symmetrize",
+    True,
+    "Two-player zero-sum games: fit on the pairs and their "
+    "negations, so one model serves both seats.",
+)
+_define.bool("plots", True, "Write scatter.png (needs matplotlib).")
+flags.define_runner_flags(_define)
 
 
 # ----------------------------------------------------------------- fitting
@@ -157,61 +138,36 @@ def fit_probcut_model(pairs: Sequence[tuple[float, float]]) -> dict[str, float]:
 # ---------------------------------------------------------------- sampling
 
 
-def _position_rng(seed: int, index: int) -> random.Random:
+def _outcome_rng(seed: int, index: int) -> random.Random:
     digest = hashlib.sha256(f"{seed}:{index}".encode()).digest()
     return random.Random(int.from_bytes(digest[:8], "little"))
 
 
-def sample_chance_nodes(
-    game: pyspiel.Game,
-    count: int,
-    seed: int,
-    *,
-    mix: float,
-    play_depth: int,
-    sample_rate: float,
-    evaluator: Any = None,
-) -> Iterator[pyspiel.State]:
-    """Chance nodes reached in seeded play; the first ``count`` never depend on ``count``."""
-    rng = random.Random(seed)
-    players = {}
-    found = 0
-    while found < count:
-        state = game.new_initial_state()
-        steps = 0
-        chance_seen = False
-        while not state.is_terminal() and steps < MAX_PLAY_STEPS and found < count:
-            steps += 1
-            if state.is_chance_node():
-                chance_seen = True
-                outcomes = state.chance_outcomes()
-                if rng.random() < sample_rate and any(
-                    not state.child(a).is_terminal() for a, _ in outcomes
-                ):
-                    found += 1
-                    yield state.clone()
-                actions = [a for a, _ in outcomes]
-                weights = [p for _, p in outcomes]
-                state.apply_action(rng.choices(actions, weights)[0])
-                continue
-            player = state.current_player()
-            legal = state.legal_actions()
-            if rng.random() < mix and len(legal) > 1:
-                searcher = players.get(player)
-                if searcher is None:
-                    searcher = players[player] = Searcher(
-                        game, player, "star2", evaluator=evaluator, tt_size=50_000
-                    )
-                action = searcher.search(state, play_depth)[1]
-            else:
-                action = legal[rng.randrange(len(legal))]
-            state.apply_action(action)
-        if not chance_seen:
-            raise ValueError(
-                f"a whole game of '{game}' reached no chance node: nothing to calibrate"
-            )
-        if sample_rate == 0:
-            raise ValueError("--sample_rate=0 never samples a chance node")
+def parse_plies(text: str) -> tuple[int, int]:
+    """--plies as (low, high): "10-30", or "12" for exactly 12 random decision moves."""
+    values = parsing.parse_int_list(text, "--plies")
+    if "," in text or not values:
+        raise ValueError(f"--plies must be LOW-HIGH or one number, got {text!r}")
+    return values[0], values[-1]
+
+
+def measure_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """One runner task: sample chance node `index` and search its outcome children."""
+    game = load_game(payload["game"])
+    state = sample_position(
+        game, payload["seed"], payload["index"], tuple(payload["plies"]), kind="chance"
+    )
+    return measure_position(
+        game,
+        state,
+        payload["index"],
+        seed=payload["seed"],
+        player=payload["player"],
+        depths=payload["depths"],
+        evaluator=payload["evaluator"],
+        tt_size=payload["tt_size"],
+        max_outcomes=payload["max_outcomes"],
+    )
 
 
 def _history(state: pyspiel.State) -> list[int] | None:
@@ -236,7 +192,7 @@ def measure_position(
     """Exact Star2 values of the chance node's outcome children at every depth."""
     outcomes = [(a, p) for a, p in state.chance_outcomes() if not state.child(a).is_terminal()]
     if max_outcomes and len(outcomes) > max_outcomes:
-        outcomes = sorted(_position_rng(seed, index).sample(outcomes, max_outcomes))
+        outcomes = sorted(_outcome_rng(seed, index).sample(outcomes, max_outcomes))
     searcher = Searcher(game, player, "star2", evaluator=evaluator, tt_size=tt_size)
     children = []
     start = time.perf_counter()
@@ -257,7 +213,8 @@ def measure_position(
             }
         )
     return {
-        "id": index,
+        "id": str(index),
+        "index": index,
         "history": _history(state),
         "state": str(state),
         "children": children,
@@ -424,18 +381,6 @@ def _summary(data: dict, records: Sequence[dict]) -> str:
     return "\n".join(lines)
 
 
-def _parse_ints(name: str, values: Sequence[str]) -> list[int]:
-    try:
-        parsed = sorted({int(v) for v in values})
-    except ValueError:
-        raise ValueError(
-            f"--{name} must be comma-separated integers, got {','.join(values)}"
-        ) from None
-    if not parsed or parsed[0] < 1:
-        raise ValueError(f"--{name} must be integers >= 1, got {','.join(values)}")
-    return parsed
-
-
 def run(
     game_string: str,
     depths: Sequence[int],
@@ -447,19 +392,16 @@ def run(
     install: bool = False,
     evaluator: str = "default",
     player: int = 0,
-    mix: float = 0.5,
-    play_depth: int = 1,
-    sample_rate: float = 0.25,
+    plies: tuple[int, int] = (0, 30),
     max_outcomes: int = 0,
     tt_size: int = 200_000,
     symmetrize: bool = True,
     plots: bool = True,
     verbose: bool = True,
+    runner_options: runner.RunnerOptions | None = None,
 ) -> dict[str, Any]:
-    """Samples, searches, fits and writes; returns the calibration data written."""
-    import games  # noqa: F401  (registers the custom games)
-
-    game = pyspiel.load_game(game_string)
+    """Samples, searches (one runner task per position), fits and writes; returns the data."""
+    game = load_game(game_string)
     check_game_supported(game, "chanceprobcut")
     if player >= game.num_players():
         raise ValueError(
@@ -485,9 +427,7 @@ def run(
         "seed": seed,
         "evaluator": evaluator,
         "player": player,
-        "mix": mix,
-        "play_depth": play_depth,
-        "sample_rate": sample_rate,
+        "plies": list(plies),
         "max_outcomes": max_outcomes,
     }
     if out is None:
@@ -495,53 +435,37 @@ def run(
         out = os.path.join(
             "results", f"calibrate-{re.sub(r'[^A-Za-z0-9]+', '_', str(game)).strip('_')}-{digest}"
         )
-    existing = results_io.prepare_output_dir(
-        out, config, RECORDS_FILE, key="id", extra={"positions": positions, "tt_size": tt_size}
-    )
-    records_path = os.path.join(out, RECORDS_FILE)
+    options = runner_options or runner.RunnerOptions(progress=verbose)
     search_evaluator = None if evaluator == "default" else evaluator
-    records: list[dict] = []
-    start = time.perf_counter()
-    sampler = sample_chance_nodes(
-        game,
-        positions,
-        seed,
-        mix=mix,
-        play_depth=play_depth,
-        sample_rate=sample_rate,
-        evaluator=search_evaluator,
-    )
-    for index, state in enumerate(sampler):
-        record = existing.get(str(index))
-        if record is None:
-            record = measure_position(
-                game,
-                state,
-                index,
-                seed=seed,
-                player=player,
-                depths=needed,
-                evaluator=search_evaluator,
-                tt_size=tt_size,
-                max_outcomes=max_outcomes,
-            )
-            results_io.append_record(records_path, record)
-            if verbose:
-                print(
-                    f"position {index + 1}/{positions}: {len(record['children'])} children, "
-                    f"{record['time']:.2f}s (total {time.perf_counter() - start:.0f}s)",
-                    flush=True,
-                )
-        records.append(record)
+    payload = {
+        "game": str(game),
+        "seed": seed,
+        "plies": list(plies),
+        "player": player,
+        "depths": needed,
+        "evaluator": search_evaluator,
+        "tt_size": tt_size,
+        "max_outcomes": max_outcomes,
+    }
+    tasks = [runner.Task(str(i), {**payload, "index": i}) for i in range(positions)]
+    extra = {"positions": positions, "tt_size": tt_size, "workers": options.workers}
+    with results.ResultsFolder(out, config, records_file=RECORDS_FILE, extra=extra) as folder:
+        report = runner.run_missing(measure_task, tasks, folder, options, unit="positions")
+        by_id = {record["id"]: record for record in folder.records()}
+    records = [by_id[t.id] for t in tasks if t.id in by_id and by_id[t.id].get("error") is None]
+    failed = positions - len(records)
+    if verbose:
+        print(
+            f"{report.ran} positions searched in {report.seconds:.0f}s "
+            f"({report.done_before} already done, {report.errors} errors)"
+        )
+    if not records:
+        raise ValueError(f"no position was measured ({failed} failed): see {out}")
     fits = fit_models(records, combos, symmetrize=symmetrize, player=player)
     command = (
-        "python -m experiments.calibrate_probcut " + " ".join(sys.argv[1:])
-        if sys.argv and sys.argv[0].endswith("calibrate_probcut.py")
-        else (
-            f"python -m experiments.calibrate_probcut --game='{game_string}' "
-            f"--depths={','.join(map(str, depths))} --reduction={','.join(map(str, reductions))} "
-            f"--positions={positions} --seed={seed}"
-        )
+        f"python -m experiments.probcut.calibrate --game='{game_string}' "
+        f"--depths={','.join(map(str, depths))} --reduction={','.join(map(str, reductions))} "
+        f"--positions={positions} --seed={seed} --plies={plies[0]}-{plies[1]}"
     )
     data = {
         "game": canonical,
@@ -553,9 +477,8 @@ def run(
         "children": sum(len(r["children"]) for r in records),
         "seed": seed,
         "sampling": {
-            "mix": mix,
-            "play_depth": play_depth,
-            "sample_rate": sample_rate,
+            "sampler": "experiments.common.positions, kind=chance",
+            "plies": list(plies),
             "max_outcomes": max_outcomes,
         },
         "models": fits["models"],
@@ -566,8 +489,7 @@ def run(
         "command": command,
     }
     calibration.save_calibration(os.path.join(out, CALIBRATION_FILE), data)
-    with open(os.path.join(out, SUMMARY_FILE), "w", encoding="utf-8") as handle:
-        handle.write(_summary(data, records))
+    results.write_atomic(os.path.join(out, SUMMARY_FILE), _summary(data, records))
     if plots:
         _plot(
             os.path.join(out, PLOT_FILE),
@@ -589,33 +511,30 @@ def run(
 
 def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
-        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+        flags.fail(f"unexpected arguments: {' '.join(argv[1:])}")
     if not FLAGS.game:
-        raise app.UsageError("--game is required, e.g. --game=pig")
+        flags.fail("--game is required, e.g. --game=pig")
     try:
         run(
             FLAGS.game,
-            _parse_ints("depths", FLAGS.depths),
-            _parse_ints("reduction", FLAGS.reduction),
+            parsing.parse_int_list(FLAGS.depths, "--depths", minimum=1),
+            parsing.parse_int_list(FLAGS.reduction, "--reduction", minimum=1),
             FLAGS.positions,
             FLAGS.seed,
             FLAGS.out,
             install=FLAGS.install,
             evaluator=FLAGS.evaluator,
             player=FLAGS.player,
-            mix=FLAGS.mix,
-            play_depth=FLAGS.play_depth,
-            sample_rate=FLAGS.sample_rate,
+            plies=parse_plies(FLAGS.plies),
             max_outcomes=FLAGS.max_outcomes,
             tt_size=FLAGS.tt_size,
             symmetrize=FLAGS.symmetrize,
             plots=FLAGS.plots,
+            runner_options=flags.runner_options(FLAGS),
         )
-    except (ValueError, results_io.OutputDirError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(2)
+    except ValueError as error:  # ResultsError and GameError are ValueErrors too
+        flags.fail(str(error))
 
 
 if __name__ == "__main__":
-    define_flags()
-    app.run(main)
+    flags.run(main, FLAGS)

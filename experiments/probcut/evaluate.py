@@ -1,10 +1,12 @@
 r"""ChanceProbCut against exact Star2 (both with a transposition table) at fixed depth.
 
-  python -m experiments.probcut_eval --game=dice --depth=5 --positions=40 \
+  python -m experiments.probcut.evaluate --game=dice --depth=5 --positions=40 \
       --t=1.0,1.5,2.0 --out=results/probcut-eval-dice
 
-Decision positions come from seeded play (a shallow Star2 move with
-probability --mix, else a uniformly random one; chance sampled). At each,
+Decision positions (at least two legal moves) come from the project's one
+seeded position sampler (experiments.common.positions): position i depends only
+on (--seed, i) and is one task of the shared runner (--workers, --executor=ray,
+resume), so node counts are the same whatever the backend. At each,
 star2 and chanceprobcut (R, each t) search to --depth from the mover's point
 of view with fresh tables. Reported per t: node reduction (1 - total
 chanceprobcut nodes / total star2 nodes, and the median per-position ratio),
@@ -15,7 +17,7 @@ minus that of chanceprobcut's move (0 when the moves are equally good).
 Results: config.json, records.jsonl (one line per position), summary.md;
 rerunning the same command resumes.
 
-  python -m experiments.probcut_eval --from_node_reduction=results/nr-dice
+  python -m experiments.probcut.evaluate --from_node_reduction=results/nr-dice
 
 instead summarizes an `experiments.node_reduction` folder that ran star2_tt
 and chanceprobcut: per depth, node reduction, moves differing and mean
@@ -25,73 +27,56 @@ absolute root-value difference of chanceprobcut against star2_tt.
 from __future__ import annotations
 
 import os
-import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
-
-import pyspiel
-from absl import app, flags
 
 from bots.calibration import canonical_game_string, probcut_settings
 from bots.factory import check_game_supported
-from bots.search import Searcher, search
-from experiments import results_io
+from bots.search import search
+from experiments.common import flags, results, runner
+from experiments.common.games import load_game
+from experiments.common.positions import sample_position
+from experiments.probcut.calibrate import parse_plies
 
-FLAGS = flags.FLAGS
+FLAGS, _define = flags.program_flags()
+_define.string("game", "dice", "Game string.")
+_define.integer("depth", 4, "Fixed search depth (decision plies).", lower_bound=1)
+_define.integer("positions", 30, "Decision positions.", lower_bound=1)
+_define.integer("seed", 0, "Seed of the position sampler.", lower_bound=0)
+_define.string("plies", "4-30", "Random decision moves before a position: LOW-HIGH.")
+_define.integer("reduction", 1, "ChanceProbCut depth reduction R.", lower_bound=1)
+_define.list("t", ["1.5"], "Confidence factor(s) t.")
+_define.string("calibration", None, "Calibration file (default: the committed one).")
+_define.integer("tt_size", 100_000, "Transposition-table entries.", lower_bound=1)
+_define.string("out", None, "Output folder (required unless --from_node_reduction).")
+_define.string(
+    "from_node_reduction",
+    None,
+    "Summarize this experiments.node_reduction "
+    "folder (star2_tt vs chanceprobcut) instead of searching.",
+)
+flags.define_runner_flags(_define)
 
 
-def define_flags() -> None:
-    """Flags are defined only when run as a program, so importing this module next to
-    other experiment modules (tests) cannot collide on flag names."""
-    flags.DEFINE_string("game", "dice", "Game string.")
-    flags.DEFINE_integer("depth", 4, "Fixed search depth (decision plies).", lower_bound=1)
-    flags.DEFINE_integer("positions", 30, "Decision positions.", lower_bound=1)
-    flags.DEFINE_integer("seed", 0, "Seed of the position sampling.", lower_bound=0)
-    flags.DEFINE_integer("reduction", 1, "ChanceProbCut depth reduction R.", lower_bound=1)
-    flags.DEFINE_list("t", ["1.5"], "Confidence factor(s) t.")
-    flags.DEFINE_string("calibration", None, "Calibration file (default: the committed one).")
-    flags.DEFINE_integer("tt_size", 100_000, "Transposition-table entries.", lower_bound=1)
-    flags.DEFINE_float("mix", 0.5, "Probability of a shallow Star2 move in the sampling play.")
-    flags.DEFINE_float("sample_rate", 0.3, "Probability a decision position in play is sampled.")
-    flags.DEFINE_string("out", None, "Output folder (required unless --from_node_reduction).")
-    flags.DEFINE_string(
-        "from_node_reduction",
-        None,
-        "Summarize this experiments.node_reduction "
-        "folder (star2_tt vs chanceprobcut) instead of searching.",
+def evaluate_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """One runner task: sample decision position `index` and search it both ways."""
+    game = load_game(payload["game"])
+    state = sample_position(
+        game, payload["seed"], payload["index"], tuple(payload["plies"]), min_legal_actions=2
     )
-
-
-def sample_decision_positions(
-    game: pyspiel.Game, seed: int, *, mix: float, sample_rate: float
-) -> Iterator[pyspiel.State]:
-    """Non-trivial decision positions (>= 2 legal moves) from seeded play; an endless stream."""
-    rng = random.Random(seed)
-    players: dict[int, Searcher] = {}
-    while True:
-        state = game.new_initial_state()
-        steps = 0
-        while not state.is_terminal() and steps < 5000:
-            steps += 1
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-                continue
-            legal = state.legal_actions()
-            if len(legal) > 1 and rng.random() < sample_rate:
-                yield state.clone()
-            player = state.current_player()
-            if rng.random() < mix and len(legal) > 1:
-                searcher = players.setdefault(
-                    player, Searcher(game, player, "star2", tt_size=50_000)
-                )
-                action = searcher.search(state, 1)[1]
-            else:
-                action = legal[rng.randrange(len(legal))]
-            state.apply_action(action)
+    return evaluate_position(
+        game,
+        state,
+        payload["index"],
+        depth=payload["depth"],
+        reduction=payload["reduction"],
+        ts=payload["t"],
+        calibration=payload["calibration"],
+        tt_size=payload["tt_size"],
+    )
 
 
 def _timed(game, state, algorithm, depth, **kwargs) -> dict[str, Any]:
@@ -118,7 +103,7 @@ def evaluate_position(
 ) -> dict[str, Any]:
     exact = _timed(game, state, "star2", depth, tt_size=tt_size)
     record: dict[str, Any] = {
-        "id": index,
+        "id": str(index),
         "state": str(state),
         "player": state.current_player(),
         "legal": len(state.legal_actions()),
@@ -211,13 +196,11 @@ def run(
     *,
     calibration: str | None = None,
     tt_size: int = 100_000,
-    mix: float = 0.5,
-    sample_rate: float = 0.3,
+    plies: tuple[int, int] = (4, 30),
     verbose: bool = True,
+    runner_options: runner.RunnerOptions | None = None,
 ) -> list[dict]:
-    import games  # noqa: F401  (registers the custom games)
-
-    game = pyspiel.load_game(game_string)
+    game = load_game(game_string)
     check_game_supported(game, "chanceprobcut")
     for t in ts:
         probcut_settings(game, reduction, t, calibration)  # fail early on a missing calibration
@@ -225,48 +208,31 @@ def run(
         "game": canonical_game_string(game),
         "depth": depth,
         "seed": seed,
+        "plies": list(plies),
         "reduction": reduction,
         "t": list(ts),
         "calibration": calibration,
         "tt_size": tt_size,
-        "mix": mix,
-        "sample_rate": sample_rate,
     }
-    existing = results_io.prepare_output_dir(
-        out, config, "records.jsonl", key="id", extra={"positions": positions}
-    )
-    path = os.path.join(out, "records.jsonl")
-    records = []
-    start = time.perf_counter()
-    stream = sample_decision_positions(game, seed, mix=mix, sample_rate=sample_rate)
-    for index in range(positions):
-        state = next(stream)
-        record = existing.get(str(index))
-        if record is None:
-            record = evaluate_position(
-                game,
-                state,
-                index,
-                depth=depth,
-                reduction=reduction,
-                ts=ts,
-                calibration=calibration,
-                tt_size=tt_size,
-            )
-            results_io.append_record(path, record)
-            if verbose:
-                print(
-                    f"position {index + 1}/{positions}: star2 {record['star2']['nodes']} nodes; "
-                    + ", ".join(f"t={t}: {record['probcut'][str(t)]['nodes']}" for t in ts)
-                    + f" (total {time.perf_counter() - start:.0f}s)",
-                    flush=True,
-                )
-        records.append(record)
+    options = runner_options or runner.RunnerOptions(progress=verbose)
+    payload = {**config, "game": str(game)}
+    tasks = [runner.Task(str(i), {**payload, "index": i}) for i in range(positions)]
+    extra = {"positions": positions, "workers": options.workers, "executor": options.executor}
+    with results.ResultsFolder(out, config, records_file="records.jsonl", extra=extra) as folder:
+        report = runner.run_missing(evaluate_task, tasks, folder, options, unit="positions")
+        by_id = {record["id"]: record for record in folder.records()}
+    records = [by_id[t.id] for t in tasks if t.id in by_id and by_id[t.id].get("error") is None]
+    if verbose:
+        print(
+            f"{report.ran} positions searched in {report.seconds:.0f}s "
+            f"({report.done_before} already done, {report.errors} errors)"
+        )
+    if not records:
+        raise ValueError(f"no position was evaluated: see the errors in {out}/records.jsonl")
     rows = summarize(records, ts)
-    command = "python -m experiments.probcut_eval " + " ".join(sys.argv[1:])
+    command = "python -m experiments.probcut.evaluate " + " ".join(sys.argv[1:])
     text = summary_markdown(str(game), depth, reduction, rows, command)
-    with open(os.path.join(out, "summary.md"), "w", encoding="utf-8") as handle:
-        handle.write(text)
+    results.write_atomic(os.path.join(out, "summary.md"), text)
     if verbose:
         print(text)
     return rows
@@ -276,7 +242,7 @@ def node_reduction_comparison(
     folder: str, baseline: str = "star2_tt", algorithm: str = "chanceprobcut"
 ) -> str:
     """Markdown table: ``algorithm`` against ``baseline`` per depth, from results.jsonl."""
-    records = results_io.read_records(os.path.join(folder, "results.jsonl"), repair=False)
+    records = results.read_records(os.path.join(folder, "results.jsonl"))
     by_key: dict[tuple, dict[str, dict]] = {}
     for record in records.values():
         if record.get("status") == "ok":
@@ -312,13 +278,13 @@ def node_reduction_comparison(
 
 def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
-        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+        flags.fail(f"unexpected arguments: {' '.join(argv[1:])}")
     if FLAGS.from_node_reduction:
         for baseline in ("star2_tt", "star2"):
             print(node_reduction_comparison(FLAGS.from_node_reduction, baseline))
         return
     if not FLAGS.out:
-        raise app.UsageError("--out is required")
+        flags.fail("--out is required")
     try:
         ts = [float(t) for t in FLAGS.t]
         run(
@@ -331,14 +297,12 @@ def main(argv: Sequence[str]) -> None:
             FLAGS.out,
             calibration=FLAGS.calibration,
             tt_size=FLAGS.tt_size,
-            mix=FLAGS.mix,
-            sample_rate=FLAGS.sample_rate,
+            plies=parse_plies(FLAGS.plies),
+            runner_options=flags.runner_options(FLAGS),
         )
-    except (ValueError, results_io.OutputDirError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(2)
+    except ValueError as error:  # ResultsError and GameError are ValueErrors too
+        flags.fail(str(error))
 
 
 if __name__ == "__main__":
-    define_flags()
-    app.run(main)
+    flags.run(main, FLAGS)
