@@ -9,8 +9,7 @@ import pytest
 from open_spiel.python.algorithms import minimax
 
 from experiments import benchmark
-from experiments import benchmark_core as core
-from experiments import benchmark_report as report
+from experiments.benchmark import core, report
 
 
 class _Flags:

@@ -14,7 +14,7 @@ import pytest
 
 import games
 from bots.evaluators import EVALUATORS
-from experiments.game_speed import measure_speed
+from experiments.benchmark.game_speed import measure_speed
 
 SPECS = [
     "dice(n=5,k=4)",

@@ -151,11 +151,11 @@ def test_an_unwritable_or_impossible_folder_is_refused_with_a_message(tmp_path, 
         ResultsFolder(str(tmp_path), CONFIG)
 
 
-def test_the_legacy_function_interface_still_works(tmp_path):
-    from experiments import results_io
+def test_the_function_interface_checks_the_configuration(tmp_path):
+    from experiments.common import results
 
-    assert results_io.prepare_output_dir(str(tmp_path), CONFIG, records_file="r.jsonl") == {}
-    results_io.append_record(str(tmp_path / "r.jsonl"), {"id": "a"})
-    assert list(results_io.read_records(str(tmp_path / "r.jsonl"))) == ["a"]
-    with pytest.raises(results_io.OutputDirError, match="different configuration"):
-        results_io.prepare_output_dir(str(tmp_path), {"n": 2}, records_file="r.jsonl")
+    assert results.prepare_output_dir(str(tmp_path), CONFIG, records_file="r.jsonl") == {}
+    results.append_record(str(tmp_path / "r.jsonl"), {"id": "a"})
+    assert list(results.read_records(str(tmp_path / "r.jsonl"))) == ["a"]
+    with pytest.raises(ValueError, match="different configuration"):
+        results.prepare_output_dir(str(tmp_path), {"n": 2}, records_file="r.jsonl")

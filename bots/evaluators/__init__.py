@@ -14,7 +14,7 @@ Heuristics are called at every leaf of searches visiting 10^5-10^6 nodes, so
 each reads the cheapest accessor its game offers (a pybind accessor, the
 observation tensor written in place into a numpy buffer, or `str(state)`,
 which costs about 0.5 us in C++) and does a few dozen Python operations.
-`python -m experiments.evaluator_speed` prints microseconds per `evaluate()` call.
+`python -m experiments.benchmark.evaluator_speed` prints microseconds per `evaluate()` call.
 """
 
 from __future__ import annotations

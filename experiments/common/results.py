@@ -21,12 +21,14 @@ Misuse is refused with a message instead of mixing results:
 from __future__ import annotations
 
 import datetime
+import hashlib
 import importlib.metadata
 import json
 import os
 import platform
 import subprocess
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 try:
@@ -453,3 +455,25 @@ def append_record(path: str, record: dict) -> None:
             f"cannot write to {path}: {error.strerror or error}; the records written "
             "so far are kept: fix the folder, then rerun the same command to resume"
         ) from error
+
+
+def source_digests(packages: Sequence[str] = ("bots", "games")) -> dict[str, str]:
+    """sha1 (12 hex digits) of each package's Python sources, subpackages included.
+
+    Node counts and timings depend on the exact engine, uncommitted edits too, which
+    the git revision in config.json does not show.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    digests = {}
+    for package in packages:
+        sha = hashlib.sha1()
+        base = os.path.join(root, package)
+        for folder, subfolders, names in sorted(os.walk(base)):
+            subfolders.sort()
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    relative = os.path.relpath(os.path.join(folder, name), base)
+                    with open(os.path.join(folder, name), "rb") as handle:
+                        sha.update(relative.encode() + b"\0" + handle.read())
+        digests[package] = sha.hexdigest()[:12]
+    return digests

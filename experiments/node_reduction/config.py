@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from experiments.common import games as common_games
+from experiments.common import results
 from experiments.common.parsing import parse_int_list
 from experiments.node_reduction import ballard
 from experiments.node_reduction import positions as positions_io
@@ -26,7 +27,6 @@ DEFAULTS: dict[str, Any] = {
     "budget": 60.0,
 }
 # Where bots/ and games/ live (engine_digest hashes their sources).
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 class NodeReductionError(ValueError):
@@ -168,21 +168,8 @@ def make_positions(config: dict, position_file: str | None) -> list[dict]:
 
 
 def engine_digest() -> dict[str, str]:
-    """sha1 of the engine and game sources this run used (uncommitted edits included).
-
-    results_io.run_metadata() records the git commit and a dirty flag only; node
-    counts depend on the exact engine, which may have uncommitted changes.
-    """
-    digests = {}
-    for folder in ("bots", "games"):
-        sha = hashlib.sha1()
-        path = os.path.join(ROOT, folder)
-        for name in sorted(os.listdir(path)) if os.path.isdir(path) else []:
-            if name.endswith(".py"):
-                with open(os.path.join(path, name), "rb") as handle:
-                    sha.update(name.encode() + b"\0" + handle.read())
-        digests[folder] = sha.hexdigest()[:12]
-    return digests
+    """sha1 of the engine and game sources this run used (uncommitted edits included)."""
+    return results.source_digests(("bots", "games"))
 
 
 def default_out(config: dict) -> str:

@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from experiments.benchmark_core import ALGORITHM_LABELS
+from experiments.benchmark.core import ALGORITHM_LABELS
 
 # Targets of the search-core and games issues.
 TARGET_SPEEDUP = 5.0  # star2+tt vs OpenSpiel expectiminimax, backgammon depth 2

@@ -1,6 +1,6 @@
 """Fast-path speed benchmark: tree expansion rate of positions vs C++ pig.
 
-``python -m experiments.game_speed`` (or ``measure_speed()``) prints, for each game,
+``python -m experiments.benchmark.game_speed`` (or ``measure_speed()``) prints, for each game,
 nodes per second of a depth-limited full expansion (is_terminal,
 is_chance_node, legal_actions / chance_outcomes, child for every successor:
 what a search does per node, without evaluation) from sampled mid-game

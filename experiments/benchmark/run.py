@@ -28,20 +28,17 @@ command on the same folder resumes it and re-summarizes all records.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
-import re
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any
 
-from absl import app
-
-from experiments import benchmark_core as core
-from experiments import benchmark_report as report
-from experiments import cli, results_io
+from experiments.benchmark import core, report
+from experiments.common import flags, parsing, results
 
 FULL_GAMES = (
     "backgammon",
@@ -103,7 +100,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 SECTIONS = ("fixed", "overrun", "nps")
 
-FLAGS, _define = cli.program_flags()
+FLAGS, _define = flags.program_flags()
 _define.enum("preset", "full", list(PRESETS), "Defaults for every flag left unset.")
 _define.bool("quick", False, "Shorthand for --preset=quick (CI smoke run).")
 _define.string(
@@ -185,23 +182,11 @@ def split_games(text: str) -> list[str]:
 
 
 def parse_int_list(text: str, what: str) -> list[int]:
-    """'1,2,5' or '1-3' or '1-3,6' -> sorted distinct non-negative integers."""
-    values: set[int] = set()
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
-        if not match:
-            raise core.BenchmarkError(
-                f"{what}: bad entry {part!r} in {text!r}; accepted: "
-                f"integers and ranges such as '1,2' or '1-4'"
-            )
-        low = int(match.group(1))
-        high = int(match.group(2) or low)
-        if high < low:
-            raise core.BenchmarkError(f"{what}: empty range {part!r}")
-        values.update(range(low, high + 1))
-    if not values:
-        raise core.BenchmarkError(f"{what}: no values in {text!r}")
-    return sorted(values)
+    """The experiments' one list parser ('1,2,5', '1-3,6'), with the benchmark's error type."""
+    try:
+        return parsing.parse_int_list(text, what)
+    except ValueError as error:
+        raise core.BenchmarkError(str(error)) from error
 
 
 def parse_per_game(text: str, what: str) -> tuple[str | None, dict[str, str]]:
@@ -313,7 +298,7 @@ class _Store:
         self.path = None
         self.records: dict[str, dict] = {}
         if out:
-            self.records = results_io.prepare_output_dir(out, config, records_file="records.jsonl")
+            self.records = results.prepare_output_dir(out, config, records_file="records.jsonl")
             self.path = os.path.join(out, "records.jsonl")
 
     def get(self, record_id: str) -> dict | None:
@@ -322,7 +307,7 @@ class _Store:
     def put(self, record: dict) -> dict:
         self.records[record["id"]] = record
         if self.path:
-            results_io.append_record(self.path, record)
+            results.append_record(self.path, record)
         return record
 
 
@@ -507,18 +492,9 @@ def render(
 
 
 def engine_fingerprint() -> str:
-    """SHA-1 over bots/*.py and games/*.py: which engine a summary was measured with."""
-    import hashlib
-
-    digest = hashlib.sha1()
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for package in ("bots", "games"):
-        folder = os.path.join(root, package)
-        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-            if name.endswith(".py"):
-                with open(os.path.join(folder, name), "rb") as f:
-                    digest.update(name.encode() + b"\0" + f.read())
-    return digest.hexdigest()[:12]
+    """One sha1 over bots/ and games/: which engine a summary was measured with."""
+    digests = results.source_digests(("bots", "games"))
+    return hashlib.sha1(json.dumps(digests, sort_keys=True).encode()).hexdigest()[:12]
 
 
 def _json_safe(value: Any) -> Any:
@@ -560,7 +536,7 @@ def run(config: dict[str, Any], out: str | None = None, log=print) -> dict[str, 
         "headlines": heads,
         "skipped": list(skipped),
         "engine_sha1": fingerprint,
-        "git": results_io.git_revision(),
+        "git": results.git_revision(),
         "seconds": elapsed,
         "load_average_1min_at_start": load_start,
         "load_average_1min_at_end": load[0] if load else None,
@@ -590,14 +566,9 @@ def run(config: dict[str, Any], out: str | None = None, log=print) -> dict[str, 
 
 def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
-        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+        flags.fail(f"unexpected arguments: {' '.join(argv[1:])}")
     try:
         config = resolve_config(FLAGS)
         run(config, FLAGS.out)
-    except (core.BenchmarkError, results_io.OutputDirError) as e:
-        print(f"benchmark: {e}", file=sys.stderr)
-        sys.exit(2)
-
-
-if __name__ == "__main__":
-    cli.run(main, FLAGS)
+    except ValueError as e:  # BenchmarkError, ResultsError and GameError
+        flags.fail(str(e))

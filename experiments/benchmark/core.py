@@ -14,11 +14,8 @@ game lives with; their CPU time is recorded beside it.
 from __future__ import annotations
 
 import gc
-import importlib
 import random
-import re
 import time
-import zlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,6 +25,8 @@ from open_spiel.python.algorithms import minimax as os_minimax
 import bots
 from bots import search as search_lib
 from bots.evaluators import default_evaluator
+from experiments.common import games as common_games
+from experiments.common import positions as common_positions
 
 # (label, engine algorithm, tt_size) in table order; tt_size None = the --tt_size flag.
 ALGORITHMS: tuple[tuple[str, str, int | None], ...] = (
@@ -62,82 +61,30 @@ class BenchmarkError(ValueError):
     """A configuration problem reported to the user without a traceback."""
 
 
-def short_name(game_string: str) -> str:
-    return re.split(r"[(\s]", game_string.strip(), maxsplit=1)[0]
-
-
 def load_game(game_string: str) -> pyspiel.Game:
-    """Loads a built-in or custom game; custom games are registered by ``import games``."""
-    name = short_name(game_string)
-    if name not in pyspiel.registered_names():
-        try:
-            importlib.import_module("games")
-        except ImportError as e:  # the custom games package is broken or absent
-            raise BenchmarkError(
-                f"game {game_string!r} is not registered and `import games` failed: {e}"
-            ) from e
-    if name not in pyspiel.registered_names():
-        raise BenchmarkError(
-            f"unknown game {game_string!r}: not registered with pyspiel "
-            f"(custom games come from `import games`)"
-        )
+    """The one game loader of the experiments, with the benchmark's error type."""
     try:
-        return pyspiel.load_game(game_string)
-    except pyspiel.SpielError as e:
-        raise BenchmarkError(f"cannot load game {game_string!r}: {e}") from e
-
-
-def _rng_for(game_string: str, seed: int, index: int) -> random.Random:
-    salt = zlib.crc32(game_string.encode("utf-8"))
-    return random.Random((seed * 1_000_003 + index) * 4_294_967_311 + salt)
+        return common_games.load_game(game_string)
+    except common_games.GameError as error:
+        raise BenchmarkError(str(error)) from error
 
 
 def sample_positions(
     game: pyspiel.Game, game_string: str, count: int, seed: int
 ) -> list[pyspiel.State]:
-    """Decision nodes reached by seeded random play (chance by its probabilities).
+    """Decision nodes from the project's one seeded sampler (experiments.common.positions).
 
-    Position i plays a number of decisions drawn uniformly from the game's
-    PLY_RANGES entry; a game that ends first is replayed with a new draw. The
-    same (game string, seed, i) always gives the same position.
+    Position i plays a number of random decisions drawn from the game's
+    PLY_RANGES entry; the same (game, seed, i) always gives the same position.
     """
-    low, high = PLY_RANGES.get(short_name(game_string), DEFAULT_PLY_RANGE)
-    positions = []
-    for index in range(count):
-        rng = _rng_for(game_string, seed, index)
-        for _attempt in range(1000):
-            state = _play(game, rng, rng.randint(low, high))
-            if state is not None:
-                positions.append(state)
-                break
-        else:
-            raise BenchmarkError(
-                f"could not reach a decision node in {game_string} after 1000 random games"
-            )
-    return positions
+    plies = PLY_RANGES.get(common_games.short_name(game_string), DEFAULT_PLY_RANGE)
+    try:
+        return common_positions.sample_positions(game, count, seed, plies)
+    except ValueError as error:
+        raise BenchmarkError(str(error)) from error
 
 
-def _play(game: pyspiel.Game, rng: random.Random, decisions: int) -> pyspiel.State | None:
-    """The first decision node after ``decisions`` random decisions, or None if the game ended."""
-    state = game.new_initial_state()
-    while True:
-        if state.is_terminal():
-            return None
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            continue
-        if decisions == 0:
-            return state
-        state.apply_action(rng.choice(state.legal_actions()))
-        decisions -= 1
-
-
-def state_from_history(game: pyspiel.Game, history: Sequence[int]) -> pyspiel.State:
-    state = game.new_initial_state()
-    for action in history:
-        state.apply_action(action)
-    return state
+state_from_history = common_positions.state_from_history
 
 
 CLOCKS = ("cpu", "wall")
@@ -327,7 +274,7 @@ def time_limited_moves(
     the operating system gave to other processes, and so is the time spent in
     garbage collections during the call.
     """
-    rng = _rng_for(game_string + "|overrun", seed, 0)
+    rng = random.Random(f"benchmark-overrun:{game_string}:{seed}")
     seats = [bots.make_bot(spec, game, player) for player in range(game.num_players())]
     records: list[dict[str, Any]] = []
     state = game.new_initial_state()

@@ -1,6 +1,6 @@
 """Microbenchmark of the leaf evaluators: microseconds per call, per game.
 
-`python -m experiments.evaluator_speed` prints, for each OpenSpiel game in
+`python -m experiments.benchmark.evaluator_speed` prints, for each OpenSpiel game in
 scope, the cost of `evaluate()`, of `player_value()` and, for comparison, of
 `str(state)`, on states from seeded random playouts.
 """

@@ -1,0 +1,14 @@
+"""Benchmark: our searches against OpenSpiel's expectiminimax, time limits, speed
+(`python -m experiments.benchmark`), plus the evaluator and game microbenchmarks
+(`python -m experiments.benchmark.evaluator_speed`, `python -m experiments.benchmark.game_speed`)."""
+
+from experiments.benchmark.run import (
+    SECTIONS,
+    parse_int_list,
+    parse_per_game,
+    resolve_config,
+    run,
+    split_games,
+)
+
+__all__ = ["SECTIONS", "parse_int_list", "parse_per_game", "resolve_config", "run", "split_games"]
