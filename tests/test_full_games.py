@@ -1,0 +1,34 @@
+"""experiments.benchmark.full_games: whole games in a fresh process, records and summary
+(structure only; times and memory are measured by the program, never asserted here)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from experiments.benchmark import full_games
+from experiments.common.runner import RunnerOptions
+
+
+def test_whole_games_are_recorded_and_resume(tmp_path):
+    out = str(tmp_path / "fg")
+    options = RunnerOptions(workers=1, progress=False)
+    records = full_games.run(["catch", "pig(winscore=10)"], 0.01, "star2", [0], out, options)
+    assert sorted(r["id"] for r in records) == ["catch#0", "pig(winscore=10)#0"]
+    for record in records:
+        assert record["moves"] > 0 and record["max_rss_mb"] > 0
+        assert record["worst_move"] >= record["mean_move"] > 0
+        assert record["tolerance"] == pytest.approx(0.031)
+        assert 0 <= record["over_tolerance"] <= record["moves"]
+    assert "| catch | 0 |" in (tmp_path / "fg" / "summary.md").read_text()
+    lines = (tmp_path / "fg" / "records.jsonl").read_text().splitlines()
+    again = full_games.run(["catch", "pig(winscore=10)"], 0.01, "star2", [0], out, options)
+    assert (tmp_path / "fg" / "records.jsonl").read_text().splitlines() == lines
+    assert [json.loads(line)["id"] for line in lines] == [r["id"] for r in again]
+
+
+def test_bad_input_is_refused_before_playing(tmp_path):
+    with pytest.raises(ValueError, match="unknown game"):
+        full_games.run(["no_such_game"], 0.01, "star2", [0], str(tmp_path), RunnerOptions())
+    assert full_games.bot_spec("star2(tt_size=10)", 0.5) == "star2(tt_size=10,time_limit=0.5)"
