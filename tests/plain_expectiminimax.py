@@ -12,9 +12,10 @@ min at the other player's nodes.
 from __future__ import annotations
 
 import dataclasses
-import random
 import zlib
 from typing import Any
+
+from experiments.common import positions as common_positions
 
 
 @dataclasses.dataclass
@@ -138,35 +139,8 @@ class CountingEvaluator:
 def sample_positions(
     game: Any, count: int, seed: int, max_moves: int, player: int | None = None
 ) -> list[Any]:
-    """Decision states reached by seeded random play from the initial state.
+    """Decision states after 0..max_moves random decisions: the experiments' one sampler.
 
-    Each position plays a random number (0..max_moves) of uniformly random
-    moves, sampling chance outcomes by their probabilities, then resolves
-    chance. ``player`` restricts to states where that player is to move.
+    ``player`` restricts to states where that player is to move.
     """
-    rng = random.Random(seed)
-    out: list[Any] = []
-    attempts = 0
-    while len(out) < count:
-        attempts += 1
-        if attempts > 100 * count + 100:
-            raise ValueError(f"could not sample {count} decision positions of {game}")
-        state = game.new_initial_state()
-        for _ in range(rng.randint(0, max_moves)):
-            if state.is_terminal():
-                break
-            _random_step(state, rng)
-        while state.is_chance_node():
-            _random_step(state, rng)
-        if state.is_terminal() or (player is not None and state.current_player() != player):
-            continue
-        out.append(state)
-    return out
-
-
-def _random_step(state: Any, rng: random.Random) -> None:
-    if state.is_chance_node():
-        outcomes, probs = zip(*state.chance_outcomes())
-        state.apply_action(rng.choices(outcomes, probs)[0])
-    else:
-        state.apply_action(rng.choice(state.legal_actions()))
+    return common_positions.sample_positions(game, count, seed, (0, max_moves), player=player)

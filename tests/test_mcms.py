@@ -182,7 +182,8 @@ def test_mcms_with_enough_samples_is_star2(game_name, depth, samples):
 @pytest.mark.parametrize("game_name", ["yacht", "backgammon", "pig"])
 def test_same_seed_same_move_and_node_counts(game_name):
     game = pyspiel.load_game(game_name)
-    state = sample_positions(game, 1, 2, 10)[0]
+    # The position with the most choices: a sampled chance node must lie within depth 2.
+    state = max(sample_positions(game, 5, 2, 10), key=lambda s: len(s.legal_actions()))
     player = state.current_player()
     records = []
     for _ in range(2):
