@@ -30,6 +30,7 @@ import gc
 import math
 import time
 from collections.abc import Callable, Hashable, Sequence
+from types import TracebackType
 from typing import Any, NamedTuple, cast
 
 import pyspiel
@@ -215,6 +216,7 @@ class Searcher:
         self.history_heuristic: dict[int, int] = {}
         self._num_actions = game.num_distinct_actions()
         self.deadline: float | None = None
+        self._abandoned: TracebackType | None = None
         self._convert_leaves = False
         self._cache_leaves = False
         self._lookup_children = False
@@ -262,13 +264,20 @@ class Searcher:
         gc.disable()
         try:
             return self._search_root(state, depth, root_order, partial)
+        except SearchTimeout as timeout:
+            # Freeing the abandoned path's frames (thousands of game states under a
+            # wide chance node: 10-15 ms in yacht) would make the move late. Keep
+            # them until the next search, whose deadline then pays for them.
+            self._abandoned = timeout.__traceback__
         finally:
             if collecting:
                 gc.enable()
+        raise SearchTimeout()  # outside the handler: no link to the kept traceback
 
     def _search_root(
         self, state: Any, depth: int, root_order: Sequence[int] | None, partial: dict | None
     ) -> tuple[float, int | None]:
+        self._abandoned = None
         node: SearchNode = to_search_node(state)
         key_fn = self._custom_key or self._state_key
         if self._custom_key is None:
