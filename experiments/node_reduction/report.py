@@ -16,24 +16,13 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from bots.search import STAT_KEYS
 from experiments.node_reduction.presets import INEXACT, REFERENCE, Preset
 
 CSV_COLUMNS = ("preset", "case", "algorithm", "metric", "measured", "published")
 SUMMARY_CSV, SUMMARY_MD, PLOT_FILE = "summary.csv", "summary.md", "nodes.png"
-_MEAN_KEYS = (
-    "nodes",
-    "leaves",
-    "evaluations",
-    "probe_nodes",
-    "tt_hits",
-    "cutoffs_alpha_beta",
-    "cutoffs_star1",
-    "cutoffs_star2_probe",
-    "cutoffs_probcut",
-    "probcut_nodes",
-    "probe_reuses",
-    "seconds",
-)
+# Averaged per algorithm: every searcher counter but probcut_researches, and the time.
+_MEAN_KEYS = tuple(k for k in STAT_KEYS if k != "probcut_researches") + ("seconds",)
 # Besides expectiminimax, an algorithm is compared with the first of these that ran:
 # the table with Star2 (Veness and Blair), ChanceProbCut (which runs with a table)
 # with Star2 + TT (Schadd et al.).
