@@ -187,3 +187,40 @@ def test_chanceprobcut_is_judged_not_checked(tmp_path):
         r["mismatch"] is False and "value_error" in r and "move_agrees" in r for r in records
     )
     assert ("depth=3", "chanceprobcut", "move_agreement_pct") in report.measured
+
+
+def test_mcms_is_judged_like_chanceprobcut_and_matches_its_searcher(tmp_path):
+    """MCMS is not exact: its records carry the value error and move agreement against
+    expectiminimax, never a mismatch; each record is what MCMSSearcher returns."""
+    from bots.evaluators import make_evaluator
+    from bots.mcms import MCMSSearcher
+    from experiments.node_reduction.positions import deserialize
+    from experiments.node_reduction.presets import DEFAULT_MCMS_SAMPLES
+
+    options = {
+        "game": "einstein_wurfelt_nicht",
+        "algorithms": ["star2_tt", "mcms"],
+        "depths": ["2", "3"],
+        "positions": 2,
+    }
+    report, out, finished = _run(options, tmp_path)
+    assert finished and report.mismatches == 0 and report.errors == 0
+    records = [r for r in _lines(os.path.join(out, "results.jsonl")) if r["algorithm"] == "mcms"]
+    assert len(records) == 4
+    assert all("value_error" in r and "move_agrees" in r and not r["mismatch"] for r in records)
+    with open(os.path.join(out, "positions.json"), encoding="utf-8") as handle:
+        positions = json.load(handle)
+    for record in records:
+        entry = next(p for p in positions["positions"] if p["id"] == record["position"])
+        game, state = deserialize(entry)
+        searcher = MCMSSearcher(
+            game,
+            state.current_player(),
+            samples=DEFAULT_MCMS_SAMPLES,
+            seed=0,
+            evaluator=make_evaluator(None, game),
+            tt_size=10**6,
+        )
+        value, _ = searcher.search(state, record["depth"])
+        assert value == record["value"] and searcher.nodes == record["nodes"]
+    assert ("depth=3", "mcms", "move_agreement_pct") in report.measured

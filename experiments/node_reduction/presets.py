@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from bots.factory import DEFAULT_MCMS_SAMPLES
 from experiments.node_reduction import ballard
 
 # Algorithm names accepted by --algorithms -> keyword arguments for the engine.
@@ -25,9 +26,12 @@ ALGORITHMS: dict[str, dict[str, Any]] = {
     # Ballard's Star2.5 (section 7); Table 7 sets probing_factor per case, k=2 elsewhere.
     "star2.5_cyclic": {"algorithm": "star2", "probing_factor": 2, "probing": "cyclic"},
     "star2.5_sequential": {"algorithm": "star2", "probing_factor": 2, "probing": "sequential"},
+    # Lanctot et al.'s MCMS: Star2 with the table over sampled chance nodes (bots.mcms),
+    # the bot's default samples and seed 0; judged like ChanceProbCut, not exact.
+    "mcms": {"algorithm": "mcms", "tt_size": TT_SIZE, "samples": DEFAULT_MCMS_SAMPLES, "seed": 0},
     "openspiel": {},  # open_spiel.python.algorithms.minimax.expectiminimax
 }
-INEXACT = ("chanceprobcut",)
+INEXACT = ("chanceprobcut", "mcms")
 REFERENCE = "expectiminimax"
 
 
@@ -286,7 +290,7 @@ _add(
         description="Lanctot et al. 2013 compare Expectimax, Star1 and Star2 on Pig (they "
         "report playing strength at equal time, no node counts)",
         game="pig",
-        algorithms=("expectiminimax", "star1", "star2", "star2_tt", "openspiel"),
+        algorithms=("expectiminimax", "star1", "star2", "star2_tt", "mcms", "openspiel"),
         depths=(1, 2, 3, 4, 5, 6, 7, 8),
         positions=12,
         moves=(2, 40),
@@ -303,7 +307,7 @@ _add(
         description="Lanctot et al. 2013 compare Expectimax, Star1 and Star2 on EinStein "
         "wurfelt nicht! (they report playing strength at equal time, no node counts)",
         game="einstein_wurfelt_nicht",
-        algorithms=("expectiminimax", "star1", "star2", "star2_tt", "openspiel"),
+        algorithms=("expectiminimax", "star1", "star2", "star2_tt", "mcms", "openspiel"),
         depths=(1, 2, 3, 4, 5),
         positions=40,
         moves=(2, 12),

@@ -25,8 +25,8 @@ SUMMARY_CSV, SUMMARY_MD, PLOT_FILE = "summary.csv", "summary.md", "nodes.png"
 _MEAN_KEYS = tuple(k for k in STAT_KEYS if k != "probcut_researches") + ("seconds",)
 # Besides expectiminimax, an algorithm is compared with the first of these that ran:
 # the table with Star2 (Veness and Blair), ChanceProbCut (which runs with a table)
-# with Star2 + TT (Schadd et al.).
-_BASES = {"star2_tt": ("star2",), "chanceprobcut": ("star2_tt", "star2")}
+# with Star2 + TT (Schadd et al.); MCMS (which runs with a table) with Star2 + TT.
+_BASES = {"star2_tt": ("star2",), "chanceprobcut": ("star2_tt", "star2"), "mcms": ("star2_tt",)}
 _VERSUS = re.compile(r"^(\w+)@(\w+=\d+) vs (\w+)@(\w+=\d+)$")
 
 
@@ -308,9 +308,9 @@ class NodeReport:
             lines += [
                 "## Other comparisons",
                 "",
-                "Star2 + TT against Star2; ChanceProbCut (forward pruning, not exact) against "
-                "Star2 + TT, with its root-value error and how often it picks expectiminimax's "
-                "move.",
+                "Star2 + TT against Star2; ChanceProbCut (forward pruning) and MCMS (sampled "
+                "chance nodes), neither exact, against Star2 + TT, with the root-value error "
+                "and how often they pick expectiminimax's move.",
                 "",
                 "| case | algorithm | metric | measured |",
                 "|---|---|---|---|",

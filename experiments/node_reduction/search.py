@@ -31,6 +31,7 @@ from open_spiel.python.algorithms import minimax
 
 from bots.calibration import probcut_settings
 from bots.evaluators import make_evaluator
+from bots.mcms import MCMSSearcher
 from bots.search import STAT_KEYS, Searcher, SearchTimeout
 from experiments.common.runner import TaskTimeout
 from experiments.node_reduction import ballard
@@ -239,6 +240,8 @@ class Runner:
                 reuse_probes=self.settings.reuse_probes,
                 **star25,
             )
+        elif engine_algorithm == "mcms":
+            searcher = MCMSSearcher(game, player, evaluator=evaluator, **kwargs)
         else:
             # What bots.search.search() builds, plus a deadline for the budget.
             searcher = Searcher(
