@@ -46,11 +46,13 @@ def define_runner_flags(
     timeout_flag: str = "task_timeout",
     timeout_default: float | None = None,
     timeout_help: str = "Wall-time limit of one task in seconds (none: no limit).",
+    workers_default: int | None = None,
 ) -> None:
-    """--workers, --executor, --ray_address, --retries and a per-task wall-time limit."""
+    """--workers (default all cores), --executor, --ray_address, --retries and a
+    per-task wall-time limit."""
     define.integer(
         "workers",
-        os.cpu_count() or 1,
+        workers_default or os.cpu_count() or 1,
         "Tasks run in parallel (local processes, or Ray tasks in flight); 1 runs in this process.",
         lower_bound=1,
     )

@@ -1,0 +1,368 @@
+r"""Time to depth and equal-time depth: what pruning buys a bot that plays on a clock.
+
+  python -m experiments.benchmark.depth --out=results/depth          # both sections
+  python -m experiments.benchmark.depth --sections=time_to_depth --games=backgammon
+  python -m experiments.benchmark.depth --sections=equal_time --time_limits=0.2,1
+  python -m experiments.benchmark.depth --quick --out=/tmp/depth     # CI smoke run
+
+**Time to depth** (Hauk, Buro and Schaeffer's measure). On each seeded decision
+position, each algorithm runs as its bot does from a fresh start: a fresh bot
+(its default table) deepens 1, 2, ... on one searcher, the previous iteration's
+move searched first. The record holds, per completed depth, the cumulative
+process CPU time and nodes. A depth that would run past --budget seconds is
+stopped and the deepening ends there. The summary gives, per game and depth d,
+time(algorithm, d+1) / time(expectiminimax, d) summed over the positions both
+completed, and each algorithm's CPU cost per node relative to expectiminimax's.
+
+**Equal-time depth.** A fresh bot with `time_limit=T` plays one move on each
+position; the record holds its deepest completed iteration, nodes and wall time.
+The summary gives the mean (with standard error) and median depth per bot, and
+on how many positions each bot went deeper, and shallower, than expectiminimax.
+
+Timings are only comparable when nothing else runs: --workers defaults to 1
+(in this process). One task is one (section, game, position, bot, time limit),
+so a run resumes where it stopped; node counts at fixed depth are the same for
+any number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import bots
+from bots.search import SearchTimeout
+from bots.spec import parse_spec
+from experiments.benchmark.core import DEFAULT_PLY_RANGE, PLY_RANGES
+from experiments.common import flags, parsing, results, runner
+from experiments.common.games import load_game, short_name
+from experiments.common.positions import sample_position
+
+SECTIONS = ("time_to_depth", "equal_time")
+REFERENCE = "expectiminimax"
+DEFAULT_DEPTHS = "dice(n=5,k=4):6;einstein_wurfelt_nicht:5;pig:7;backgammon:3"
+DEFAULT_ALGORITHMS = ("expectiminimax", "star2", "star2(tt_size=0)", "chanceprobcut")
+DEFAULT_BOTS = ("expectiminimax", "star2", "chanceprobcut", "mcms")
+DEFAULT_EQUAL_TIME_GAMES = (
+    "dice(n=5,k=4)",
+    "einstein_wurfelt_nicht",
+    "pig",
+    "backgammon",
+    "yacht",
+)
+RECORDS_FILE = "records.jsonl"
+QUICK = {
+    "depths": "dice(n=4,k=3):3;pig(winscore=20):3",
+    "algorithms": ["expectiminimax", "star2"],
+    "equal_time_games": ["dice(n=4,k=3)", "pig(winscore=20)"],
+    "bots": ["expectiminimax", "star2", "mcms"],
+    "time_limits": [0.02],
+    "positions": 2,
+}
+
+FLAGS, _define = flags.program_flags()
+_define.list("sections", list(SECTIONS), f"Sections to run, from: {', '.join(SECTIONS)}.")
+_define.string(
+    "depths",
+    DEFAULT_DEPTHS,
+    "Time to depth: games and the deepest depth to try, 'game:D;game:D'.",
+)
+_define.list(
+    "algorithms",
+    list(DEFAULT_ALGORITHMS),
+    "Time to depth: search bot specs (expectiminimax always runs: it is the reference).",
+)
+_define.list("equal_time_games", list(DEFAULT_EQUAL_TIME_GAMES), "Equal-time depth: games.")
+_define.list("bots", list(DEFAULT_BOTS), "Equal-time depth: search bot specs.")
+_define.list("time_limits", ["0.2", "1.0"], "Equal-time depth: seconds per move.")
+_define.integer("positions", None, "Positions per game (default 8 and 100 per section).")
+_define.integer("seed", 0, "Seed of the position sampler.")
+_define.float("budget", 120.0, "Time to depth: wall seconds one iteration may take.")
+_define.bool("quick", False, "A seconds-long smoke run (small games, two positions).")
+_define.string("out", "results/depth", "Results folder.")
+flags.define_runner_flags(_define, workers_default=1)
+
+
+def with_params(spec: str, **params: Any) -> tuple[str, dict[str, Any]]:
+    """The bot name and its spec parameters with ``params`` added (they win)."""
+    name, spec_params = parse_spec(spec)
+    return name, {**spec_params, **params}
+
+
+def _position(payload: dict[str, Any]) -> tuple[Any, Any]:
+    game = load_game(payload["game"])
+    plies = PLY_RANGES.get(short_name(payload["game"]), DEFAULT_PLY_RANGE)
+    return game, sample_position(game, payload["seed"], payload["index"], plies)
+
+
+def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
+    """One runner task: one algorithm deepening on one position from a fresh bot."""
+    game, state = _position(payload)
+    name, params = with_params(payload["bot"])
+    bot = bots.make_bot(name, game, state.current_player(), **params)
+    searcher = bot.searcher
+    searcher.reset_stats()
+    order: list[int] = []
+    cpu = 0.0
+    depths = []
+    for depth in range(1, payload["max_depth"] + 1):
+        searcher.deadline = time.perf_counter() + payload["budget"]
+        start = time.process_time()
+        try:
+            _, action = searcher.search(state, depth, root_order=order)
+        except SearchTimeout:
+            break
+        finally:
+            searcher.deadline = None
+            cpu += time.process_time() - start
+        depths.append({"depth": depth, "cpu": cpu, "nodes": searcher.nodes})
+        order = [action] if action is not None else []
+    return {"id": payload["id"], "section": "time_to_depth", **_fields(payload), "depths": depths}
+
+
+def equal_time(payload: dict[str, Any]) -> dict[str, Any]:
+    """One runner task: one move of a fresh time-limited bot on one position."""
+    game, state = _position(payload)
+    name, params = with_params(payload["bot"], time_limit=payload["time_limit"])
+    bot = bots.make_bot(name, game, state.current_player(), **params)
+    start = time.perf_counter()
+    bot.step(state)
+    wall = time.perf_counter() - start
+    stats = bot.last_search
+    return {
+        "id": payload["id"],
+        "section": "equal_time",
+        **_fields(payload),
+        "time_limit": payload["time_limit"],
+        "depth": int(stats["depth"]),
+        "nodes": int(stats["nodes"]),
+        "wall": wall,
+    }
+
+
+def _fields(payload: dict[str, Any]) -> dict[str, Any]:
+    return {"game": payload["game"], "index": payload["index"], "bot": payload["bot"]}
+
+
+def _usable(spec: str, game_string: str) -> str | None:
+    """Why a bot cannot play this game (a missing calibration, say), or None."""
+    try:
+        game = load_game(game_string)
+        name, params = with_params(spec)
+        bots.make_bot(name, game, 0, **params)
+    except ValueError as error:
+        return str(error).splitlines()[0]
+    return None
+
+
+def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]:
+    tasks = []
+    common = {"seed": settings["seed"]}
+    if "time_to_depth" in settings["sections"]:
+        algorithms = [REFERENCE] + [a for a in settings["algorithms"] if a != REFERENCE]
+        for game_string, max_depth in settings["depths"].items():
+            for spec in algorithms:
+                reason = _usable(spec, game_string)
+                if reason:
+                    log(f"time to depth: {spec} skipped on {game_string}: {reason}")
+                    continue
+                for index in range(settings["positions"]["time_to_depth"]):
+                    task_id = f"time_to_depth|{game_string}|{index}|{spec}"
+                    payload = {
+                        "id": task_id,
+                        "game": game_string,
+                        "index": index,
+                        "bot": spec,
+                        "max_depth": max_depth,
+                        "budget": settings["budget"],
+                        **common,
+                    }
+                    tasks.append(runner.Task(task_id, payload))
+    if "equal_time" in settings["sections"]:
+        for game_string in settings["equal_time_games"]:
+            for spec in settings["bots"]:
+                reason = _usable(spec, game_string)
+                if reason:
+                    log(f"equal time: {spec} skipped on {game_string}: {reason}")
+                    continue
+                for limit in settings["time_limits"]:
+                    for index in range(settings["positions"]["equal_time"]):
+                        task_id = f"equal_time|{game_string}|{index}|{spec}|{limit:g}"
+                        payload = {
+                            "id": task_id,
+                            "game": game_string,
+                            "index": index,
+                            "bot": spec,
+                            "time_limit": limit,
+                            **common,
+                        }
+                        tasks.append(runner.Task(task_id, payload))
+    return tasks
+
+
+def run_task(payload: dict[str, Any]) -> dict[str, Any]:
+    if "time_limit" in payload:
+        return equal_time(payload)
+    return time_to_depth(payload)
+
+
+# ---------------------------------------------------------------- summaries
+
+
+def time_to_depth_table(records: Sequence[dict[str, Any]]) -> str:
+    """time(alg, d+1) / time(expectiminimax, d) and cost per node, per game and depth."""
+    by_key: dict[tuple[str, str], dict[int, dict[int, dict]]] = defaultdict(dict)
+    for r in records:
+        if r.get("section") == "time_to_depth" and not r.get("error"):
+            by_key[(r["game"], r["bot"])][r["index"]] = {d["depth"]: d for d in r["depths"]}
+    games = sorted({game for game, _ in by_key})
+    lines = [
+        "| game | d | positions | expectiminimax CPU s at d | algorithm | CPU s at d+1 | "
+        "time(alg, d+1) / time(emm, d) | cost per node / emm's at d |",
+        "|---|---:|---:|---:|---|---:|---:|---:|",
+    ]
+    for game in games:
+        reference = by_key.get((game, REFERENCE), {})
+        algorithms = sorted(bot for g, bot in by_key if g == game and bot != REFERENCE)
+        depths = sorted({d for runs in reference.values() for d in runs})
+        for d in depths:
+            for alg in algorithms:
+                runs = by_key[(game, alg)]
+                both = [
+                    i
+                    for i in reference
+                    if d in reference[i] and i in runs and d + 1 in runs[i] and d in runs[i]
+                ]
+                if not both:
+                    continue
+                emm = sum(reference[i][d]["cpu"] for i in both)
+                deeper = sum(runs[i][d + 1]["cpu"] for i in both)
+                cost = _per_node([runs[i][d] for i in both]) / _per_node(
+                    [reference[i][d] for i in both]
+                )
+                lines.append(
+                    f"| {game} | {d} | {len(both)} | {emm:.3f} | `{alg}` | {deeper:.3f} | "
+                    f"{deeper / emm if emm else math.nan:.2f} | {cost:.2f} |"
+                )
+    return "\n".join(lines) + "\n"
+
+
+def _per_node(rows: Sequence[dict[str, Any]]) -> float:
+    nodes = sum(r["nodes"] for r in rows)
+    return sum(r["cpu"] for r in rows) / nodes if nodes else math.nan
+
+
+def equal_time_table(records: Sequence[dict[str, Any]]) -> str:
+    """Mean and median completed depth per game, time limit and bot."""
+    groups: dict[tuple[str, float], dict[str, dict[int, dict]]] = defaultdict(
+        lambda: defaultdict(dict)
+    )
+    for r in records:
+        if r.get("section") == "equal_time" and not r.get("error"):
+            groups[(r["game"], r["time_limit"])][r["bot"]][r["index"]] = r
+    lines = [
+        "| game | s/move | bot | positions | depth mean ± s.e. | median | deeper / shallower "
+        "than expectiminimax | nodes per move | worst move s |",
+        "|---|---:|---|---:|---|---:|---|---:|---:|",
+    ]
+    for (game, limit), by_bot in sorted(groups.items()):
+        reference = by_bot.get(REFERENCE, {})
+        for bot in sorted(by_bot, key=lambda b: (b != REFERENCE, b)):
+            runs = by_bot[bot]
+            depths = [r["depth"] for r in runs.values()]
+            mean = statistics.fmean(depths)
+            error = statistics.stdev(depths) / math.sqrt(len(depths)) if len(depths) > 1 else 0
+            versus = "-"
+            if bot != REFERENCE and reference:
+                paired = [(runs[i]["depth"], reference[i]["depth"]) for i in runs if i in reference]
+                deeper = sum(a > b for a, b in paired)
+                shallower = sum(a < b for a, b in paired)
+                versus = f"{deeper} / {shallower} of {len(paired)}"
+            nodes = statistics.fmean(r["nodes"] for r in runs.values())
+            worst = max(r["wall"] for r in runs.values())
+            lines.append(
+                f"| {game} | {limit:g} | `{bot}` | {len(depths)} | {mean:.2f} ± {error:.2f} | "
+                f"{statistics.median(depths):g} | {versus} | {nodes:,.0f} | {worst:.3f} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def summary(records: Sequence[dict[str, Any]], command: str) -> str:
+    errors = [r for r in records if r.get("error")]
+    text = "# Depth at equal time\n\n"
+    if any(r.get("section") == "time_to_depth" for r in records):
+        text += "## Time to depth (process CPU seconds, summed over positions)\n\n"
+        text += time_to_depth_table(records) + "\n"
+    if any(r.get("section") == "equal_time" for r in records):
+        text += "## Equal-time depth (deepest completed iteration of one move)\n\n"
+        text += equal_time_table(records) + "\n"
+    if errors:
+        text += f"{len(errors)} task(s) failed; see the records (rerun with --rerun_errors).\n\n"
+    return text + f"Command: `{command}`\n"
+
+
+def run(settings: dict[str, Any], out: str, options: runner.RunnerOptions) -> str:
+    tasks = build_tasks(settings)
+    config = {key: value for key, value in settings.items()}
+    with results.ResultsFolder(out, config, records_file=RECORDS_FILE) as folder:
+        runner.run_missing(run_task, tasks, folder, options, unit="searches")
+        records = folder.records()
+    command = "python -m experiments.benchmark.depth " + " ".join(sys.argv[1:])
+    text = summary(records, command)
+    results.write_atomic(f"{out}/summary.md", text)
+    return text
+
+
+def settings_from_flags() -> dict[str, Any]:
+    quick = QUICK if FLAGS.quick else {}
+    depths_text = quick.get("depths", FLAGS.depths)
+    depths = {}
+    for item in filter(None, (part.strip() for part in depths_text.split(";"))):
+        game_string, _, depth = item.rpartition(":")
+        if not game_string:
+            raise ValueError(f"--depths item {item!r} is not 'game:D'")
+        depths[game_string] = parsing.parse_int_list(depth, "--depths")[-1]
+        load_game(game_string)
+    unknown = sorted(set(FLAGS.sections) - set(SECTIONS))
+    if unknown:
+        raise ValueError(
+            f"unknown --sections {', '.join(unknown)}; accepted: {', '.join(SECTIONS)}"
+        )
+    try:
+        limits = [float(t) for t in quick.get("time_limits", FLAGS.time_limits)]
+    except ValueError:
+        raise ValueError(f"--time_limits must be numbers, got {FLAGS.time_limits}") from None
+    count = quick.get("positions", FLAGS.positions)
+    return {
+        "sections": list(FLAGS.sections),
+        "depths": depths,
+        "algorithms": list(quick.get("algorithms", FLAGS.algorithms)),
+        "equal_time_games": list(quick.get("equal_time_games", FLAGS.equal_time_games)),
+        "bots": list(quick.get("bots", FLAGS.bots)),
+        "time_limits": limits,
+        "positions": {
+            "time_to_depth": count or 8,
+            "equal_time": count or 100,
+        },
+        "seed": FLAGS.seed,
+        "budget": FLAGS.budget,
+    }
+
+
+def main(argv: Sequence[str]) -> None:
+    if len(argv) > 1:
+        flags.fail(f"unexpected arguments: {' '.join(argv[1:])}")
+    try:
+        settings = settings_from_flags()
+        print(run(settings, FLAGS.out, flags.runner_options(FLAGS)))
+    except ValueError as error:
+        flags.fail(str(error))
+
+
+if __name__ == "__main__":
+    flags.run(main, FLAGS)

@@ -1,0 +1,79 @@
+"""The depth benchmark on tiny settings: records, summary, resume, workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from experiments.benchmark import depth
+from experiments.common.runner import RunnerOptions
+
+SETTINGS = {
+    "sections": ["time_to_depth", "equal_time"],
+    "depths": {"dice(n=4,k=3)": 3, "pig(winscore=20)": 3},
+    "algorithms": ["star2", "star2(tt_size=0)"],
+    "equal_time_games": ["pig(winscore=20)"],
+    "bots": ["expectiminimax", "star2"],
+    "time_limits": [0.01],
+    "positions": {"time_to_depth": 2, "equal_time": 2},
+    "seed": 0,
+    "budget": 60.0,
+}
+
+
+def _records(out):
+    with open(os.path.join(out, depth.RECORDS_FILE), encoding="utf-8") as handle:
+        return {r["id"]: r for r in map(json.loads, handle)}
+
+
+def _node_counts(records):
+    return {
+        rid: [(d["depth"], d["nodes"]) for d in r["depths"]]
+        for rid, r in records.items()
+        if r["section"] == "time_to_depth"
+    }
+
+
+def test_both_sections_record_every_task_and_summarize(tmp_path):
+    out = str(tmp_path / "run")
+    text = depth.run(SETTINGS, out, RunnerOptions(workers=1, progress=False))
+    records = _records(out)
+    # time to depth: expectiminimax is added as the reference; 2 games x 3 algorithms x 2
+    # positions. Equal time: 1 game x 2 bots x 1 limit x 2 positions.
+    assert len(records) == 12 + 4
+    for r in records.values():
+        if r["section"] == "time_to_depth":
+            assert [d["depth"] for d in r["depths"]] == [1, 2, 3]
+            cpu = [d["cpu"] for d in r["depths"]]
+            assert cpu == sorted(cpu)  # cumulative, as a deepening bot spends it
+        else:
+            assert r["depth"] >= 0 and r["nodes"] > 0
+    assert "time(alg, d+1) / time(emm, d)" in text and "`star2(tt_size=0)`" in text
+    assert "deeper / shallower than expectiminimax" in text
+    assert os.path.exists(os.path.join(out, "summary.md"))
+
+
+def test_node_counts_do_not_depend_on_workers_and_a_rerun_resumes(tmp_path):
+    settings = dict(SETTINGS, sections=["time_to_depth"])
+    one, two = str(tmp_path / "one"), str(tmp_path / "two")
+    depth.run(settings, one, RunnerOptions(workers=1, progress=False))
+    depth.run(settings, two, RunnerOptions(workers=2, progress=False))
+    assert _node_counts(_records(one)) == _node_counts(_records(two))
+    before = os.path.getsize(os.path.join(one, depth.RECORDS_FILE))
+    depth.run(settings, one, RunnerOptions(workers=1, progress=False))
+    assert os.path.getsize(os.path.join(one, depth.RECORDS_FILE)) == before
+
+
+def test_the_command_line_quick_run_and_a_bad_flag(tmp_path):
+    command = [sys.executable, "-m", "experiments.benchmark.depth", "--noprogress"]
+    done = subprocess.run(
+        command + ["--quick", f"--out={tmp_path / 'q'}"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Equal-time depth" in done.stdout
+    bad = subprocess.run(
+        command + ["--sections=speed", f"--out={tmp_path / 'b'}"], capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "accepted: time_to_depth, equal_time" in bad.stderr
