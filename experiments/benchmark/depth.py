@@ -37,7 +37,7 @@ from typing import Any
 
 import bots
 from bots.search import SearchTimeout
-from bots.spec import parse_spec
+from bots.spec import parse_spec, split_top_level
 from experiments.benchmark.core import DEFAULT_PLY_RANGE, PLY_RANGES
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game, short_name
@@ -72,13 +72,16 @@ _define.string(
     DEFAULT_DEPTHS,
     "Time to depth: games and the deepest depth to try, 'game:D;game:D'.",
 )
-_define.list(
+_define.string(
     "algorithms",
-    list(DEFAULT_ALGORITHMS),
-    "Time to depth: search bot specs (expectiminimax always runs: it is the reference).",
+    ",".join(DEFAULT_ALGORITHMS),
+    "Time to depth: search bot specs, comma-separated (commas inside a spec's parentheses "
+    "belong to it); expectiminimax always runs: it is the reference.",
 )
 _define.list("equal_time_games", list(DEFAULT_EQUAL_TIME_GAMES), "Equal-time depth: games.")
-_define.list("bots", list(DEFAULT_BOTS), "Equal-time depth: search bot specs.")
+_define.string(
+    "bots", ",".join(DEFAULT_BOTS), "Equal-time depth: search bot specs, as --algorithms."
+)
 _define.list("time_limits", ["0.2", "1.0"], "Equal-time depth: seconds per move.")
 _define.integer("positions", None, "Positions per game (default 8 and 100 per section).")
 _define.integer("seed", 0, "Seed of the position sampler.")
@@ -318,6 +321,10 @@ def run(settings: dict[str, Any], out: str, options: runner.RunnerOptions) -> st
     return text
 
 
+def _specs(text: str) -> list[str]:
+    return [spec.strip() for spec in split_top_level(text) if spec.strip()]
+
+
 def settings_from_flags() -> dict[str, Any]:
     quick = QUICK if FLAGS.quick else {}
     depths_text = quick.get("depths", FLAGS.depths)
@@ -341,9 +348,9 @@ def settings_from_flags() -> dict[str, Any]:
     return {
         "sections": list(FLAGS.sections),
         "depths": depths,
-        "algorithms": list(quick.get("algorithms", FLAGS.algorithms)),
+        "algorithms": quick.get("algorithms", _specs(FLAGS.algorithms)),
         "equal_time_games": list(quick.get("equal_time_games", FLAGS.equal_time_games)),
-        "bots": list(quick.get("bots", FLAGS.bots)),
+        "bots": quick.get("bots", _specs(FLAGS.bots)),
         "time_limits": limits,
         "positions": {
             "time_to_depth": count or 8,
