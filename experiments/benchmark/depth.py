@@ -39,6 +39,7 @@ import bots
 from bots.search import SearchTimeout
 from bots.spec import parse_spec, split_top_level
 from experiments.benchmark.core import DEFAULT_PLY_RANGE, PLY_RANGES
+from experiments.benchmark.run import parse_per_game
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game, short_name
 from experiments.common.positions import sample_position
@@ -328,13 +329,15 @@ def _specs(text: str) -> list[str]:
 def settings_from_flags() -> dict[str, Any]:
     quick = QUICK if FLAGS.quick else {}
     depths_text = quick.get("depths", FLAGS.depths)
+    default, per_game = parse_per_game(depths_text, "--depths")
+    if default is not None:
+        raise ValueError(
+            f"--depths needs a game for every depth ('game:D;game:D'), got {default!r}"
+        )
     depths = {}
-    for item in filter(None, (part.strip() for part in depths_text.split(";"))):
-        game_string, _, depth = item.rpartition(":")
-        if not game_string:
-            raise ValueError(f"--depths item {item!r} is not 'game:D'")
-        depths[game_string] = parsing.parse_int_list(depth, "--depths")[-1]
+    for game_string, depth in per_game.items():
         load_game(game_string)
+        depths[game_string] = parsing.parse_int_list(depth, "--depths")[-1]
     unknown = sorted(set(FLAGS.sections) - set(SECTIONS))
     if unknown:
         raise ValueError(
