@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from experiments.benchmark import depth
 from experiments.common.runner import RunnerOptions
 
@@ -45,7 +47,9 @@ def test_both_sections_record_every_task_and_summarize(tmp_path):
     assert len(records) == 12 + 4
     for r in records.values():
         if r["section"] == "time_to_depth":
-            assert [d["depth"] for d in r["depths"]] == [1, 2, 3]
+            # expectiminimax, the reference, is only needed up to D-1 by the ratio
+            deepest = 2 if r["bot"] == depth.REFERENCE else 3
+            assert [d["depth"] for d in r["depths"]] == list(range(1, deepest + 1))
             cpu = [d["cpu"] for d in r["depths"]]
             assert cpu == sorted(cpu)  # cumulative, as a deepening bot spends it
         else:
@@ -66,6 +70,24 @@ def test_node_counts_do_not_depend_on_workers_and_a_rerun_resumes(tmp_path):
     assert os.path.getsize(os.path.join(one, depth.RECORDS_FILE)) == before
 
 
+def test_per_algorithm_depth_and_skips(tmp_path):
+    assert depth._algorithm_depth("expectiminimax", 3) == 2
+    assert depth._algorithm_depth("star2", 3) == 3
+    assert depth._algorithm_depth("star2(max_depth=2,tt_size=0)", 5) == 2
+    notes = []
+    settings = dict(
+        SETTINGS,
+        sections=["time_to_depth"],
+        depths={"pig(winscore=20)": 2},
+        algorithms=["chanceprobcut"],
+    )
+    tasks = depth.build_tasks(settings, log=notes.append)
+    assert {t.payload["bot"] for t in tasks} == {"expectiminimax"}
+    assert notes and "no committed ChanceProbCut calibration" in notes[0]
+    with pytest.raises(ValueError):
+        depth.build_tasks(dict(settings, algorithms=["star2(no_such=1)"]))
+
+
 def test_the_command_line_quick_run_and_a_bad_flag(tmp_path):
     command = [sys.executable, "-m", "experiments.benchmark.depth", "--noprogress"]
     done = subprocess.run(
@@ -77,3 +99,7 @@ def test_the_command_line_quick_run_and_a_bad_flag(tmp_path):
         command + ["--sections=speed", f"--out={tmp_path / 'b'}"], capture_output=True, text=True
     )
     assert bad.returncode == 2 and "accepted: time_to_depth, equal_time" in bad.stderr
+    no_depth = subprocess.run(
+        command + ["--games=maedn", f"--out={tmp_path / 'm'}"], capture_output=True, text=True
+    )
+    assert no_depth.returncode == 2 and "no depth for 'maedn'" in no_depth.stderr

@@ -2,6 +2,8 @@ r"""Time to depth and equal-time depth: what pruning buys a bot that plays on a 
 
   python -m experiments.benchmark.depth --out=results/depth          # both sections
   python -m experiments.benchmark.depth --sections=time_to_depth --games=backgammon
+  python -m experiments.benchmark.depth --sections=time_to_depth --depths="pig:5" \
+      --algorithms="star2,star2(probing_factor=2),star2(max_depth=3,tt_size=0)"
   python -m experiments.benchmark.depth --sections=equal_time --time_limits=0.2,1
   python -m experiments.benchmark.depth --quick --out=/tmp/depth     # CI smoke run
 
@@ -9,10 +11,16 @@ r"""Time to depth and equal-time depth: what pruning buys a bot that plays on a 
 position, each algorithm runs as its bot does from a fresh start: a fresh bot
 (its default table) deepens 1, 2, ... on one searcher, the previous iteration's
 move searched first. The record holds, per completed depth, the cumulative
-process CPU time and nodes. A depth that would run past --budget seconds is
-stopped and the deepening ends there. The summary gives, per game and depth d,
-time(algorithm, d+1) / time(expectiminimax, d) summed over the positions both
-completed, and each algorithm's CPU cost per node relative to expectiminimax's.
+process CPU time and nodes. Each algorithm deepens to the game's depth D in
+--depths (or to the spec's own max_depth if smaller); expectiminimax, the
+reference, deepens to D-1 only, since the ratio needs it no deeper (its
+backgammon depth 3, unpruned at chance nodes, would dwarf the rest of the run). An
+iteration that would run past --budget wall seconds is stopped and the
+deepening ends there; once an iteration evaluates no leaf (the tree is
+exhausted) the bot would stop, so the deeper depths are recorded at the same
+cost. The summary gives, per game and depth d, time(algorithm, d+1) /
+time(expectiminimax, d) summed over the positions both completed, and each
+algorithm's CPU cost per node relative to expectiminimax's at d.
 
 **Equal-time depth.** A fresh bot with `time_limit=T` plays one move on each
 position; the record holds its deepest completed iteration, nodes and wall time.
@@ -28,6 +36,7 @@ any number of workers.
 from __future__ import annotations
 
 import math
+import os
 import statistics
 import sys
 import time
@@ -36,10 +45,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import bots
+from bots.calibration import calibration_command, default_calibration_path
 from bots.search import SearchTimeout
 from bots.spec import parse_spec, split_top_level
 from experiments.benchmark.core import DEFAULT_PLY_RANGE, PLY_RANGES
-from experiments.benchmark.run import parse_per_game
+from experiments.benchmark.run import parse_per_game, split_games
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game, short_name
 from experiments.common.positions import sample_position
@@ -69,10 +79,19 @@ QUICK = {
 FLAGS, _define = flags.program_flags()
 _define.list("sections", list(SECTIONS), f"Sections to run, from: {', '.join(SECTIONS)}.")
 _define.string(
+    "games",
+    None,
+    "Games of both sections, comma-separated (default: the games of --depths and "
+    "--equal_time_games); time to depth takes each one's depth from --depths, by game "
+    "string or else by short name.",
+)
+_define.string(
     "depths",
     DEFAULT_DEPTHS,
-    "Time to depth: games and the deepest depth to try, 'game:D;game:D'.",
+    "Time to depth: games and the deepest depth D to try, 'game:D;game:D' (a range "
+    "'game:1-D' counts as D); expectiminimax deepens to D-1.",
 )
+_define.alias("max_depth", "depths")
 _define.string(
     "algorithms",
     ",".join(DEFAULT_ALGORITHMS),
@@ -84,7 +103,9 @@ _define.string(
     "bots", ",".join(DEFAULT_BOTS), "Equal-time depth: search bot specs, as --algorithms."
 )
 _define.list("time_limits", ["0.2", "1.0"], "Equal-time depth: seconds per move.")
-_define.integer("positions", None, "Positions per game (default 8 and 100 per section).")
+_define.integer(
+    "positions", None, "Positions per game (default 8 and 100 per section).", lower_bound=1
+)
 _define.integer("seed", 0, "Seed of the position sampler.")
 _define.float("budget", 120.0, "Time to depth: wall seconds one iteration may take.")
 _define.bool("quick", False, "A seconds-long smoke run (small games, two positions).")
@@ -105,7 +126,13 @@ def _position(payload: dict[str, Any]) -> tuple[Any, Any]:
 
 
 def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
-    """One runner task: one algorithm deepening on one position from a fresh bot."""
+    """One runner task: one algorithm deepening on one position from a fresh bot.
+
+    The loop is the bot's own iterative deepening (one searcher, its table kept,
+    the previous iteration's move first, stop once the tree is exhausted), with
+    a per-iteration wall budget instead of the move's deadline and the process
+    CPU time read after every iteration.
+    """
     game, state = _position(payload)
     name, params = with_params(payload["bot"])
     bot = bots.make_bot(name, game, state.current_player(), **params)
@@ -113,8 +140,12 @@ def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
     searcher.reset_stats()
     order: list[int] = []
     cpu = 0.0
-    depths = []
+    depths: list[dict[str, Any]] = []
     for depth in range(1, payload["max_depth"] + 1):
+        if depths and depths[-1].get("exhausted"):
+            depths.append(dict(depths[-1], depth=depth))
+            continue
+        evaluations, hits = searcher.evaluations, searcher.tt_hits
         searcher.deadline = time.perf_counter() + payload["budget"]
         start = time.process_time()
         try:
@@ -124,7 +155,10 @@ def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
         finally:
             searcher.deadline = None
             cpu += time.process_time() - start
-        depths.append({"depth": depth, "cpu": cpu, "nodes": searcher.nodes})
+        row: dict[str, Any] = {"depth": depth, "cpu": cpu, "nodes": searcher.nodes}
+        if searcher.evaluations == evaluations and searcher.tt_hits == hits:
+            row["exhausted"] = True  # every leaf was terminal: the bot stops here
+        depths.append(row)
         order = [action] if action is not None else []
     return {"id": payload["id"], "section": "time_to_depth", **_fields(payload), "depths": depths}
 
@@ -153,15 +187,31 @@ def _fields(payload: dict[str, Any]) -> dict[str, Any]:
     return {"game": payload["game"], "index": payload["index"], "bot": payload["bot"]}
 
 
-def _usable(spec: str, game_string: str) -> str | None:
-    """Why a bot cannot play this game (a missing calibration, say), or None."""
-    try:
-        game = load_game(game_string)
-        name, params = with_params(spec)
-        bots.make_bot(name, game, 0, **params)
-    except ValueError as error:
-        return str(error).splitlines()[0]
+def _skip_reason(spec: str, game_string: str) -> str | None:
+    """Why this bot is left out on this game (no committed calibration), or None.
+
+    Any other problem with the spec (an unknown name or parameter) is an error.
+    """
+    game = load_game(game_string)
+    name, params = with_params(spec)
+    if (
+        name == "chanceprobcut"
+        and params.get("calibration") is None
+        and not os.path.exists(default_calibration_path(game))
+    ):
+        return (
+            f"no committed ChanceProbCut calibration (make one with: {calibration_command(game)})"
+        )
+    bots.make_bot(name, game, 0, **params)  # a bad spec fails here, before any task runs
     return None
+
+
+def _algorithm_depth(spec: str, game_depth: int) -> int:
+    """How deep one algorithm deepens: the reference to D-1, others to D or their max_depth."""
+    if spec == REFERENCE:
+        return max(1, game_depth - 1)
+    cap = with_params(spec)[1].get("max_depth")
+    return min(game_depth, cap) if isinstance(cap, int) else game_depth
 
 
 def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]:
@@ -171,7 +221,7 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
         algorithms = [REFERENCE] + [a for a in settings["algorithms"] if a != REFERENCE]
         for game_string, max_depth in settings["depths"].items():
             for spec in algorithms:
-                reason = _usable(spec, game_string)
+                reason = _skip_reason(spec, game_string)
                 if reason:
                     log(f"time to depth: {spec} skipped on {game_string}: {reason}")
                     continue
@@ -182,7 +232,7 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
                         "game": game_string,
                         "index": index,
                         "bot": spec,
-                        "max_depth": max_depth,
+                        "max_depth": _algorithm_depth(spec, max_depth),
                         "budget": settings["budget"],
                         **common,
                     }
@@ -190,7 +240,7 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
     if "equal_time" in settings["sections"]:
         for game_string in settings["equal_time_games"]:
             for spec in settings["bots"]:
-                reason = _usable(spec, game_string)
+                reason = _skip_reason(spec, game_string)
                 if reason:
                     log(f"equal time: {spec} skipped on {game_string}: {reason}")
                     continue
@@ -326,6 +376,19 @@ def _specs(text: str) -> list[str]:
     return [spec.strip() for spec in split_top_level(text) if spec.strip()]
 
 
+def _depth_for(game_string: str, depths: dict[str, int]) -> int:
+    """The --depths entry of a --games game: by its game string, else by its short name."""
+    if game_string in depths:
+        return depths[game_string]
+    matches = [d for g, d in depths.items() if short_name(g) == short_name(game_string)]
+    if len(matches) == 1:
+        return matches[0]
+    raise ValueError(
+        f"--games: no depth for {game_string!r} in --depths ({'; '.join(depths)}); "
+        f"add '{game_string}:D' to --depths"
+    )
+
+
 def settings_from_flags() -> dict[str, Any]:
     quick = QUICK if FLAGS.quick else {}
     depths_text = quick.get("depths", FLAGS.depths)
@@ -337,7 +400,15 @@ def settings_from_flags() -> dict[str, Any]:
     depths = {}
     for game_string, depth in per_game.items():
         load_game(game_string)
-        depths[game_string] = parsing.parse_int_list(depth, "--depths")[-1]
+        depths[game_string] = parsing.parse_int_list(depth, "--depths", minimum=1)[-1]
+    equal_time_games = list(quick.get("equal_time_games", FLAGS.equal_time_games))
+    if FLAGS.games:
+        games = [g.strip() for g in split_games(FLAGS.games) if g.strip()]
+        for game_string in games:
+            load_game(game_string)
+        equal_time_games = games
+        if "time_to_depth" in FLAGS.sections:
+            depths = {game: _depth_for(game, depths) for game in games}
     unknown = sorted(set(FLAGS.sections) - set(SECTIONS))
     if unknown:
         raise ValueError(
@@ -352,7 +423,7 @@ def settings_from_flags() -> dict[str, Any]:
         "sections": list(FLAGS.sections),
         "depths": depths,
         "algorithms": quick.get("algorithms", _specs(FLAGS.algorithms)),
-        "equal_time_games": list(quick.get("equal_time_games", FLAGS.equal_time_games)),
+        "equal_time_games": equal_time_games,
         "bots": quick.get("bots", _specs(FLAGS.bots)),
         "time_limits": limits,
         "positions": {
