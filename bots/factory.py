@@ -22,8 +22,9 @@ DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_TT_SIZE = 100_000
 
 _SEARCH_PARAMS = {"max_depth", "time_limit", "evaluator", "tt_size", "seed", "move_ordering"}
-_PROBCUT_PARAMS = {"R", "t", "calibration"}
-_STAR2_PARAMS = {"probing_factor", "probing"}  # Ballard's Star2.5
+_PROBCUT_PARAMS = {"R", "t", "calibration", "reachable_probes"}
+_STAR2_PARAMS = {"probing_factor", "probing", "reachable_probes"}  # Ballard's Star2.5
+DEFAULT_REACHABLE_PROBES = False
 _MCMS_PARAMS = {"samples"}  # and seed, also the sampling seed
 DEFAULT_MCMS_SAMPLES = 5
 _MCTS_PARAMS = {
@@ -141,6 +142,9 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
     move_ordering = params.get("move_ordering", True)
     if not isinstance(move_ordering, bool):
         raise ValueError(f"move_ordering must be true or false, got {move_ordering!r}")
+    reachable = params.get("reachable_probes", DEFAULT_REACHABLE_PROBES)
+    if not isinstance(reachable, bool):
+        raise ValueError(f"reachable_probes must be true or false, got {reachable!r}")
     probcut = None
     if name == "chanceprobcut":
         reduction = params.get("R")
@@ -160,6 +164,7 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         probcut=probcut,
         probing_factor=params.get("probing_factor"),
         probing=params.get("probing", "cyclic"),
+        reachable_probes=params.get("reachable_probes", DEFAULT_REACHABLE_PROBES),
     )
     return SearchBot(game, player_id, searcher, max_depth, time_limit, seed)
 
@@ -188,6 +193,7 @@ def _mcms_bot(
         move_ordering=move_ordering,
         probing_factor=params.get("probing_factor"),
         probing=params.get("probing", "cyclic"),
+        reachable_probes=params.get("reachable_probes", DEFAULT_REACHABLE_PROBES),
     )
     return SearchBot(game, player_id, searcher, max_depth, time_limit, seed)
 

@@ -1,0 +1,91 @@
+"""Star2 that skips the probes which can no longer cut (``reachable_probes``).
+
+Skipping a probe only leaves a bound wider, so the value must stay plain
+expectiminimax's: on generated trees (two moves in a row, chance deciding who
+moves next, non-uniform chance, one player) and in real games. In Pig, where a
+roll of 1 hands the turn over, it must also search fewer nodes than Star2:
+node counts are deterministic, so this is a count, not a timing.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+import pytest
+from hypothesis import given, settings
+from plain_expectiminimax import CountingEvaluator, plain_expectiminimax, sample_positions
+from random_tree_game import TreePosition
+from test_exactness_properties import PROFILE, _game_and_evaluator, search_cases
+
+import bots
+import games  # noqa: F401  (registers dice)
+from bots.evaluators import make_evaluator
+from bots.search import search
+
+TOL = 1e-9
+
+
+@settings(max_examples=120, **PROFILE)
+@given(search_cases())
+def test_reachable_probes_equal_plain_on_random_trees(case):
+    tree, root, player, depth, fast, positions, ordering = case
+    game, evaluator = _game_and_evaluator(tree, fast, positions)
+    state = TreePosition(game, root).to_state()
+    plain = plain_expectiminimax(state, depth, evaluator, player)
+    for tt_size in (0, 2, 100_000):
+        counting = CountingEvaluator(evaluator)
+        res = search(
+            game,
+            state,
+            "star2",
+            depth,
+            evaluator=counting,
+            tt_size=tt_size,
+            move_ordering=ordering,
+            player=player,
+            reachable_probes=True,
+        )
+        assert abs(res.value - plain.value) <= TOL, f"tt={tt_size}\n{tree.literal()}"
+        if plain.action_values:
+            assert res.action in plain.best_actions()
+        assert res.stats["evaluations"] == counting.calls
+
+
+@pytest.mark.parametrize(
+    "name, depth, count, max_moves",
+    [
+        ("pig", 4, 4, 30),
+        ("backgammon", 1, 2, 20),
+        ("2048", 2, 2, 30),
+        ("einstein_wurfelt_nicht", 3, 3, 8),
+        ("dice(n=4,k=3)", 3, 3, 6),
+    ],
+)
+def test_reachable_probes_equal_plain_in_real_games(name, depth, count, max_moves):
+    game = pyspiel.load_game(name)
+    evaluator = make_evaluator(None, game)
+    for state in sample_positions(game, count, seed=23, max_moves=max_moves):
+        plain = plain_expectiminimax(state, depth, evaluator)
+        for tt_size in (0, 10_000):
+            res = search(game, state, "star2", depth, tt_size=tt_size, reachable_probes=True)
+            assert abs(res.value - plain.value) <= TOL, (
+                f"{name} tt={tt_size} history={state.history()}: {res.value} != {plain.value}"
+            )
+
+
+def test_reachable_probes_search_fewer_nodes_in_pig():
+    game = pyspiel.load_game("pig")
+    star2 = reachable = 0
+    for state in sample_positions(game, 4, seed=3, max_moves=20):
+        star2 += search(game, state, "star2", 5, tt_size=100_000).stats["nodes"]
+        reachable += search(game, state, "star2", 5, tt_size=100_000, reachable_probes=True).stats[
+            "nodes"
+        ]
+    assert reachable < 0.8 * star2, (reachable, star2)
+
+
+def test_bot_spec_takes_reachable_probes_and_refuses_non_booleans():
+    game = pyspiel.load_game("pig")
+    bot = bots.make_bot("star2(max_depth=2,reachable_probes=true)", game, 0)
+    assert bot.searcher.reachable_probes is True
+    with pytest.raises(ValueError, match="reachable_probes must be true or false"):
+        bots.make_bot("star2(max_depth=2,reachable_probes=3)", game, 0)
