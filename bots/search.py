@@ -760,6 +760,13 @@ class Searcher:
         child per round, for at most k rounds; sequential probing probes k
         successors of each child in turn. Both stop at the first cutoff; k=1 is
         Star2. Probed children are returned in ``probes`` for their full search.
+
+        With ``reachable_probes`` (k=1) a probe is skipped once even the best
+        result of it and of every later probe of its kind could not reach a cut.
+        Whether that pays depends on the game: in Pig, where a roll of 1 hands
+        the turn over, such probes had doubled a search's nodes; in backgammon the
+        bounds they leave narrow the Star1 windows and skipping them costs nodes.
+        Exact either way: probing only narrows bounds.
         """
         sum_hi = sum(p * h for p, h in zip(probs, hi))
         sum_lo = sum(p * l for p, l in zip(probs, lo))
@@ -774,11 +781,13 @@ class Searcher:
         count = len(children)
         probed: list[ProbedChild | None] = probes if probes is not None else [None] * count
         rounds = self.probing_factor
+        # reachable_probes: how far the min children's probes could still lower
+        # sum_hi (drop) and the max children's raise sum_lo (rise).
+        kinds = None
         if rounds == 1 and self.reachable_probes:
             kinds = self._probe_kinds(children, lo, hi, exact)
-            return self._probe_reachable(
-                children, probs, alpha, beta, lo, hi, kinds, probed, sum_hi, sum_lo, depth
-            )
+            drop = sum(probs[i] * (hi[i] - lo[i]) for i in range(count) if kinds[i] < 0)
+            rise = sum(probs[i] * (hi[i] - lo[i]) for i in range(count) if kinds[i] > 0)
         if rounds == 1 or self.probing == "sequential":
             schedule = ((rank, i) for i in range(count) for rank in range(rounds))
         else:
@@ -789,6 +798,21 @@ class Searcher:
             for rank, i in schedule:
                 if exact[i] or lo[i] == hi[i]:
                     continue
+                if kinds is not None:
+                    # Skip a probe whose best result could not reach a cut, even
+                    # with every later probe of its kind at its best too.
+                    kind = kinds[i]
+                    if kind == 0:
+                        continue
+                    span = probs[i] * (hi[i] - lo[i])
+                    if kind < 0:
+                        hopeless = sum_hi - drop > alpha + tol_low
+                        drop -= span
+                    else:
+                        hopeless = sum_lo + rise < beta - tol_high
+                        rise -= span
+                    if hopeless:
+                        continue
                 child = children[i]
                 record = probed[i]
                 if record is None:
@@ -847,98 +871,6 @@ class Searcher:
             if player >= 0:
                 kinds[i] = 1 if player == me else -1
         return kinds
-
-    def _probe_reachable(
-        self,
-        children: list[SearchNode],
-        probs: list[float],
-        alpha: float,
-        beta: float,
-        lo: list[float],
-        hi: list[float],
-        kinds: list[int],
-        probed: list[ProbedChild | None],
-        sum_hi: float,
-        sum_lo: float,
-        depth: int,
-    ) -> float | None:
-        """Star2's probing (k=1) without the probes that can no longer cut.
-
-        Probes of min children can only lower the node's upper bound, down to at
-        best the weighted lower bounds of the children still to probe; probes of
-        max children can only raise its lower bound. Once even the best outcome of
-        every remaining probe of one kind could not reach alpha (or beta), those
-        probes are skipped. Whether that pays depends on the game: in Pig, where a
-        roll of 1 hands the turn over, the skipped probes had doubled a search's
-        nodes; in backgammon the bounds they leave narrow the Star1 windows and
-        skipping them costs nodes. Exact either way: probing only narrows bounds.
-        """
-        tol_low = _tolerance(alpha)
-        tol_high = _tolerance(beta)
-        count = len(children)
-        # How far min-child probes could still lower sum_hi, max-child probes raise sum_lo.
-        drop = sum(probs[i] * (hi[i] - lo[i]) for i in range(count) if kinds[i] < 0)
-        rise = sum(probs[i] * (hi[i] - lo[i]) for i in range(count) if kinds[i] > 0)
-        low_reachable = alpha != -INF and sum_hi - drop <= alpha + tol_low
-        high_reachable = beta != INF and sum_lo + rise >= beta - tol_high
-        if not (low_reachable or high_reachable):
-            return None
-        nodes_before = self.nodes
-        self._probe_level += 1
-        try:
-            for i in range(count):
-                kind = kinds[i]
-                if kind == 0:
-                    continue
-                prob = probs[i]
-                span = prob * (hi[i] - lo[i])
-                if kind < 0:
-                    drop -= span
-                    if not low_reachable:
-                        continue
-                else:
-                    rise -= span
-                    if not high_reachable:
-                        continue
-                record = self._start_probing(children[i], depth, alpha, beta)
-                if record is None:
-                    continue
-                probed[i] = record
-                child = children[i]
-                action = record.ordered[0]
-                if kind < 0:
-                    lower_cut = (alpha - (sum_hi - prob * hi[i]) + 0.5 * tol_low) / prob
-                    window_low = lower_cut if lower_cut > lo[i] else lo[i]
-                    if window_low < hi[i]:
-                        value = self._search(child.child(action), depth - 1, window_low, hi[i])
-                        record.moves.append(ProbedMove(action, value, window_low, hi[i]))
-                        if value < hi[i]:
-                            sum_hi -= prob * (hi[i] - value)
-                            hi[i] = value
-                            if sum_hi <= alpha + tol_low:
-                                self.cutoffs_star2_probe += 1
-                                return sum_hi if sum_hi < alpha else alpha
-                    low_reachable = sum_hi - drop <= alpha + tol_low
-                else:
-                    upper_cut = (beta - (sum_lo - prob * lo[i]) - 0.5 * tol_high) / prob
-                    window_high = upper_cut if upper_cut < hi[i] else hi[i]
-                    if window_high > lo[i]:
-                        value = self._search(child.child(action), depth - 1, lo[i], window_high)
-                        record.moves.append(ProbedMove(action, value, lo[i], window_high))
-                        if value > lo[i]:
-                            sum_lo += prob * (value - lo[i])
-                            lo[i] = value
-                            if sum_lo >= beta - tol_high:
-                                self.cutoffs_star2_probe += 1
-                                return sum_lo if sum_lo > beta else beta
-                    high_reachable = sum_lo + rise >= beta - tol_high
-                if not (low_reachable or high_reachable):
-                    break
-        finally:
-            self._probe_level -= 1
-            if self._probe_level == 0:
-                self.probe_nodes += self.nodes - nodes_before
-        return None
 
     def _start_probing(
         self, child: SearchNode, depth: int, alpha: float, beta: float
