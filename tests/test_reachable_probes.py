@@ -89,3 +89,21 @@ def test_bot_spec_takes_reachable_probes_and_refuses_non_booleans():
     assert bot.searcher.reachable_probes is True
     with pytest.raises(ValueError, match="reachable_probes must be true or false"):
         bots.make_bot("star2(max_depth=2,reachable_probes=3)", game, 0)
+
+
+def test_star2_bot_defaults_per_game_and_the_spec_wins():
+    pig = pyspiel.load_game("pig")
+    backgammon = pyspiel.load_game("backgammon")
+    dice = pyspiel.load_game("dice(n=4,k=3)")
+    searcher = bots.make_bot("star2(max_depth=2)", pig, 0).searcher
+    assert (searcher.reachable_probes, searcher.probing_factor) == (True, 1)
+    searcher = bots.make_bot("star2(max_depth=2)", backgammon, 0).searcher
+    assert (searcher.reachable_probes, searcher.probing_factor) == (False, 2)
+    searcher = bots.make_bot("star2(max_depth=2)", dice, 0).searcher
+    assert (searcher.reachable_probes, searcher.probing_factor) == (False, 1)
+    spec = "star2(max_depth=2,reachable_probes=false,probing_factor=1)"
+    for game in (pig, backgammon):
+        searcher = bots.make_bot(spec, game, 0).searcher
+        assert (searcher.reachable_probes, searcher.probing_factor) == (False, 1)
+    # The other algorithms keep Star2's own probing everywhere.
+    assert bots.make_bot("mcms(max_depth=2)", pig, 0).searcher.reachable_probes is False
