@@ -10,6 +10,7 @@ and (4) name the bot to move when the game runs past --game_timeout.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import time
 import traceback
 from collections.abc import Sequence
@@ -99,6 +100,9 @@ def _winner(returns: list[float]) -> int | None:
 
 def play_game(task: GameTask) -> dict[str, Any]:
     """Plays `task` to the end (or to max_moves decisions) and returns its record."""
+    # The previous game's bots and tables are garbage in reference cycles; collected
+    # during this game's timed moves they would cost whichever bot was moving.
+    gc.collect()
     start = time.perf_counter()
     cpu_start = time.process_time()
     n_seats = len(task.specs)
