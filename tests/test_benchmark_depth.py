@@ -86,6 +86,29 @@ def test_per_algorithm_depth_and_skips(tmp_path):
     assert notes and "no committed ChanceProbCut calibration" in notes[0]
     with pytest.raises(ValueError):
         depth.build_tasks(dict(settings, algorithms=["star2(no_such=1)"]))
+    # Position by position, every algorithm on a position next to the others'.
+    both = dict(settings, algorithms=["star2"], positions={"time_to_depth": 2})
+    order = [(t.payload["index"], t.payload["bot"]) for t in depth.build_tasks(both)]
+    assert order == [(0, "expectiminimax"), (0, "star2"), (1, "expectiminimax"), (1, "star2")]
+
+
+def test_equal_time_games_with_parameters_on_the_command_line(tmp_path):
+    command = [sys.executable, "-m", "experiments.benchmark.depth", "--noprogress"]
+    done = subprocess.run(
+        command
+        + [
+            "--sections=equal_time",
+            "--equal_time_games=dice(n=4,k=3),pig(winscore=20)",
+            "--bots=star2",
+            "--time_limits=0.01",
+            "--positions=1",
+            f"--out={tmp_path / 'e'}",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "dice(n=4,k=3)" in done.stdout and "pig(winscore=20)" in done.stdout
 
 
 def test_the_command_line_quick_run_and_a_bad_flag(tmp_path):

@@ -99,7 +99,11 @@ _define.string(
     "Time to depth: search bot specs, comma-separated (commas inside a spec's parentheses "
     "belong to it); expectiminimax always runs: it is the reference.",
 )
-_define.list("equal_time_games", list(DEFAULT_EQUAL_TIME_GAMES), "Equal-time depth: games.")
+_define.string(
+    "equal_time_games",
+    ",".join(DEFAULT_EQUAL_TIME_GAMES),
+    "Equal-time depth: games, comma-separated (commas inside a game's parentheses belong to it).",
+)
 _define.string(
     "bots", ",".join(DEFAULT_BOTS), "Equal-time depth: search bot specs, as --algorithms."
 )
@@ -216,17 +220,16 @@ def _algorithm_depth(spec: str, game_depth: int) -> int:
 
 
 def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]:
+    """The tasks, position by position with every algorithm's turn on one position next
+    to the others', so a burst of load on the shared machine falls on all alike."""
     tasks = []
     common = {"seed": settings["seed"]}
     if "time_to_depth" in settings["sections"]:
         algorithms = [REFERENCE] + [a for a in settings["algorithms"] if a != REFERENCE]
         for game_string, max_depth in settings["depths"].items():
-            for spec in algorithms:
-                reason = _skip_reason(spec, game_string)
-                if reason:
-                    log(f"time to depth: {spec} skipped on {game_string}: {reason}")
-                    continue
-                for index in range(settings["positions"]["time_to_depth"]):
+            specs = _runnable(algorithms, game_string, "time to depth", log)
+            for index in range(settings["positions"]["time_to_depth"]):
+                for spec in specs:
                     task_id = f"time_to_depth|{game_string}|{index}|{spec}"
                     payload = {
                         "id": task_id,
@@ -240,13 +243,10 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
                     tasks.append(runner.Task(task_id, payload))
     if "equal_time" in settings["sections"]:
         for game_string in settings["equal_time_games"]:
-            for spec in settings["bots"]:
-                reason = _skip_reason(spec, game_string)
-                if reason:
-                    log(f"equal time: {spec} skipped on {game_string}: {reason}")
-                    continue
-                for limit in settings["time_limits"]:
-                    for index in range(settings["positions"]["equal_time"]):
+            specs = _runnable(settings["bots"], game_string, "equal time", log)
+            for limit in settings["time_limits"]:
+                for index in range(settings["positions"]["equal_time"]):
+                    for spec in specs:
                         task_id = f"equal_time|{game_string}|{index}|{spec}|{limit:g}"
                         payload = {
                             "id": task_id,
@@ -258,6 +258,18 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
                         }
                         tasks.append(runner.Task(task_id, payload))
     return tasks
+
+
+def _runnable(specs: Sequence[str], game_string: str, section: str, log: Any) -> list[str]:
+    """The specs that can run on ``game_string``; the others are logged as skipped."""
+    runnable = []
+    for spec in specs:
+        reason = _skip_reason(spec, game_string)
+        if reason:
+            log(f"{section}: {spec} skipped on {game_string}: {reason}")
+        else:
+            runnable.append(spec)
+    return runnable
 
 
 def run_task(payload: dict[str, Any]) -> dict[str, Any]:
@@ -407,7 +419,11 @@ def settings_from_flags() -> dict[str, Any]:
     for game_string, depth in per_game.items():
         load_game(game_string)
         depths[game_string] = parsing.parse_int_list(depth, "--depths", minimum=1)[-1]
-    equal_time_games = list(quick.get("equal_time_games", FLAGS.equal_time_games))
+    equal_time_games = list(
+        quick.get("equal_time_games", [g.strip() for g in split_games(FLAGS.equal_time_games)])
+    )
+    for game_string in equal_time_games:
+        load_game(game_string)
     if FLAGS.games:
         games = [g.strip() for g in split_games(FLAGS.games) if g.strip()]
         for game_string in games:
