@@ -98,12 +98,12 @@ def test_star2_bot_defaults_per_game_and_the_spec_wins():
     searcher = bots.make_bot("star2(max_depth=2)", pig, 0).searcher
     assert (searcher.reachable_probes, searcher.probing_factor) == (True, 1)
     searcher = bots.make_bot("star2(max_depth=2)", backgammon, 0).searcher
-    assert (searcher.reachable_probes, searcher.probing_factor) == (False, 2)
+    assert (searcher.reachable_probes, searcher.probing_factor) == (False, 1)
     searcher = bots.make_bot("star2(max_depth=2)", dice, 0).searcher
     assert (searcher.reachable_probes, searcher.probing_factor) == (False, 1)
-    spec = "star2(max_depth=2,reachable_probes=false,probing_factor=1)"
+    spec = "star2(max_depth=2,reachable_probes=false,probing_factor=2)"
     for game in (pig, backgammon):
         searcher = bots.make_bot(spec, game, 0).searcher
-        assert (searcher.reachable_probes, searcher.probing_factor) == (False, 1)
+        assert (searcher.reachable_probes, searcher.probing_factor) == (False, 2)
     # The other algorithms keep Star2's own probing everywhere.
     assert bots.make_bot("mcms(max_depth=2)", pig, 0).searcher.reachable_probes is False
