@@ -230,17 +230,17 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
             specs = _runnable(algorithms, game_string, "time to depth", log)
             for index in range(settings["positions"]["time_to_depth"]):
                 for spec in specs:
-                    task_id = f"time_to_depth|{game_string}|{index}|{spec}"
-                    payload = {
-                        "id": task_id,
-                        "game": game_string,
-                        "index": index,
-                        "bot": spec,
-                        "max_depth": _algorithm_depth(spec, max_depth),
-                        "budget": settings["budget"],
-                        **common,
-                    }
-                    tasks.append(runner.Task(task_id, payload))
+                    tasks.append(
+                        _task(
+                            f"time_to_depth|{game_string}|{index}|{spec}",
+                            game_string,
+                            index,
+                            spec,
+                            max_depth=_algorithm_depth(spec, max_depth),
+                            budget=settings["budget"],
+                            **common,
+                        )
+                    )
     if "equal_time" in settings["sections"]:
         for game_string in settings["equal_time_games"]:
             specs = _runnable(settings["bots"], game_string, "equal time", log)
@@ -248,16 +248,15 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
                 for index in range(settings["positions"]["equal_time"]):
                     for spec in specs:
                         task_id = f"equal_time|{game_string}|{index}|{spec}|{limit:g}"
-                        payload = {
-                            "id": task_id,
-                            "game": game_string,
-                            "index": index,
-                            "bot": spec,
-                            "time_limit": limit,
-                            **common,
-                        }
-                        tasks.append(runner.Task(task_id, payload))
+                        tasks.append(
+                            _task(task_id, game_string, index, spec, time_limit=limit, **common)
+                        )
     return tasks
+
+
+def _task(task_id: str, game_string: str, index: int, spec: str, **fields: Any) -> runner.Task:
+    payload = {"id": task_id, "game": game_string, "index": index, "bot": spec, **fields}
+    return runner.Task(task_id, payload)
 
 
 def _runnable(specs: Sequence[str], game_string: str, section: str, log: Any) -> list[str]:
