@@ -21,7 +21,15 @@ BOT_NAMES = SEARCH_BOTS + ("mcts", "random")
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_TT_SIZE = 100_000
 
-_SEARCH_PARAMS = {"max_depth", "time_limit", "evaluator", "tt_size", "seed", "move_ordering"}
+_SEARCH_PARAMS = {
+    "max_depth",
+    "time_limit",
+    "evaluator",
+    "tt_size",
+    "seed",
+    "move_ordering",
+    "partial_iteration",
+}
 _PROBCUT_PARAMS = {"R", "t", "calibration", "reachable_probes"}
 _STAR2_PARAMS = {"probing_factor", "probing", "reachable_probes"}  # Ballard's Star2.5
 DEFAULT_REACHABLE_PROBES = False
@@ -149,6 +157,9 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
     move_ordering = params.get("move_ordering", True)
     if not isinstance(move_ordering, bool):
         raise ValueError(f"move_ordering must be true or false, got {move_ordering!r}")
+    partial_iteration = params.get("partial_iteration", True)
+    if not isinstance(partial_iteration, bool):
+        raise ValueError(f"partial_iteration must be true or false, got {partial_iteration!r}")
     reachable = params.get("reachable_probes", DEFAULT_REACHABLE_PROBES)
     if not isinstance(reachable, bool):
         raise ValueError(f"reachable_probes must be true or false, got {reachable!r}")
@@ -160,7 +171,8 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         _check_number("t", confidence, integer=False, minimum=0)
         probcut = probcut_settings(game, reduction, confidence, params.get("calibration"))
     if name == "mcms":
-        return _mcms_bot(params, game, player_id, max_depth, time_limit, tt_size, move_ordering)
+        sampler = _mcms_searcher(params, game, player_id, tt_size, move_ordering)
+        return SearchBot(game, player_id, sampler, max_depth, time_limit, seed, partial_iteration)
     searcher = Searcher(
         game,
         player_id,
@@ -173,24 +185,22 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         probing=params.get("probing", "cyclic"),
         reachable_probes=params.get("reachable_probes", DEFAULT_REACHABLE_PROBES),
     )
-    return SearchBot(game, player_id, searcher, max_depth, time_limit, seed)
+    return SearchBot(game, player_id, searcher, max_depth, time_limit, seed, partial_iteration)
 
 
-def _mcms_bot(
+def _mcms_searcher(
     params: dict[str, Any],
     game: pyspiel.Game,
     player_id: int,
-    max_depth: int | None,
-    time_limit: float | None,
     tt_size: int,
     move_ordering: bool,
-) -> SearchBot:
+) -> MCMSSearcher:
     """MCMS: Star2 on sampled chance nodes; ``seed`` (default 0) fixes the draws."""
     samples = params.get("samples", DEFAULT_MCMS_SAMPLES)
     _check_number("samples", samples, integer=True, minimum=1)
     seed = params.get("seed")
     sampling_seed = 0 if seed is None else seed
-    searcher = MCMSSearcher(
+    return MCMSSearcher(
         game,
         player_id,
         samples,
@@ -202,7 +212,6 @@ def _mcms_bot(
         probing=params.get("probing", "cyclic"),
         reachable_probes=params.get("reachable_probes", DEFAULT_REACHABLE_PROBES),
     )
-    return SearchBot(game, player_id, searcher, max_depth, time_limit, seed)
 
 
 def _mcts_bot(params: dict[str, Any], game: pyspiel.Game, player_id: int) -> pyspiel.Bot:

@@ -19,9 +19,12 @@ class SearchBot(pyspiel.Bot):
     """Expectiminimax, Star1, Star2, ChanceProbCut or MCMS as an OpenSpiel bot.
 
     With ``time_limit`` the bot deepens one ply at a time and plays the move of
-    the deepest completed iteration. If not even depth 1 completes (yacht's 7,776
-    dice outcomes), it plays the best root move fully searched so far, else the
-    first move in its ordering: a move always comes back in time.
+    the deepest completed iteration, or, with ``partial_iteration``, the best of
+    the root moves the unfinished iteration searched completely: each iteration
+    searches the previous best move first, so once that one is done a move that
+    beats it is better at the deeper depth too. If not even depth 1 completes
+    (yacht's 7,776 dice outcomes), it plays the best root move fully searched so
+    far, else a random legal move: a move always comes back in time.
     """
 
     def __init__(
@@ -32,8 +35,10 @@ class SearchBot(pyspiel.Bot):
         max_depth: int | None,
         time_limit: float | None,
         seed: int | None = None,
+        partial_iteration: bool = True,
     ):
         pyspiel.Bot.__init__(self)
+        self._partial_iteration = bool(partial_iteration)
         self._game = game
         self._player_id = player_id
         self._searcher = searcher
@@ -118,6 +123,7 @@ class SearchBot(pyspiel.Bot):
         iterations: list[dict[str, Any]] = []
         order: list[int] = []
         completed = False
+        partial_depth = None
         try:
             for target in range(1, cap + 1):
                 evaluations_before, hits_before = searcher.evaluations, searcher.tt_hits
@@ -128,8 +134,11 @@ class SearchBot(pyspiel.Bot):
                         state, target, root_order=order, partial=partial
                     )
                 except SearchTimeout:
-                    if action is None and partial:
+                    # partial holds a move only once the previous best (searched
+                    # first) is complete, so its best is sound at this depth.
+                    if partial and (action is None or self._partial_iteration):
                         value, action = partial["value"], partial["action"]
+                        partial_depth = target
                     break
                 depth = target
                 iterations.append(self._iteration(target, value, action, iteration_start))
@@ -143,7 +152,7 @@ class SearchBot(pyspiel.Bot):
             searcher.deadline = None
         if action is None:
             action = self._fallback_action(state)
-        self._record(value, action, depth, start, completed, iterations)
+        self._record(value, action, depth, start, completed, iterations, partial_depth)
         return action
 
     def _fallback_action(self, state: pyspiel.State) -> int:
@@ -168,6 +177,7 @@ class SearchBot(pyspiel.Bot):
         start: float,
         completed: bool,
         iterations: list[dict[str, Any]],
+        partial_depth: int | None = None,
     ) -> None:
         stats = self._searcher.stats()
         self.last_search = {
@@ -176,6 +186,7 @@ class SearchBot(pyspiel.Bot):
             "depth": depth,
             "time": time.perf_counter() - start,
             "completed": completed,
+            "partial_depth": partial_depth,
             "iterations": iterations,
             **stats,  # STAT_KEYS, and mcms's sampling counts
         }
