@@ -422,21 +422,24 @@ class Searcher:
         return self._decision(node, player, depth, alpha, beta)
 
     def _leaf(self, node: SearchNode) -> float:
-        """A frontier value, from the table when the same position was evaluated.
+        """A frontier value, from the table's leaf store when the position was evaluated.
 
-        Only where keys find transpositions (not history keys); a table entry of
-        depth 0 is exactly the evaluator's value, so this never changes a result.
+        Only where keys find transpositions (not history keys). The stored value
+        is exactly the evaluator's, so this never changes a result. Leaf values
+        live apart from the search entries: stored among them, a leaf overwrote
+        a deeper entry of the same position (its bounds and best move) and the
+        many leaves pushed deep entries out first (pig depth 7: 36% more nodes).
         """
         table = self.table
         if not self._cache_leaves or table is None:
             return self._evaluate(node)
         key = self.key_fn(node)
-        entry = table.get(key)
-        if entry is not None and entry[DEPTH] == 0:
+        value = table.leaf_values.get(key)
+        if value is not None:
             self.tt_hits += 1
-            return entry[LOWER]
+            return value
         value = self._evaluate(node)
-        table.store(key, 0, value, value, None)
+        table.store_leaf(key, value)
         return value
 
     def _decision(

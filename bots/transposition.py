@@ -6,6 +6,10 @@ are only trusted for cutoffs at the exact remaining depth they were computed
 with, so a table never changes the value of a fixed-depth search: a deeper
 entry would answer a different question than plain expectiminimax at that depth.
 Entries of other depths still supply the best move for ordering.
+
+Frontier values (the evaluator's value of a depth-0 node) are kept in a store
+of their own with the same capacity, so the many leaves neither overwrite a
+deeper entry of the same position nor push deep entries out of the table.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ class TranspositionTable:
     """Dict-backed table with a hard entry limit and a deterministic policy.
 
     Replacement: a position keeps only its most recent entry; when the table is
-    full, the position stored longest ago is dropped (first in, first out). Each
+    full, the position stored longest ago is dropped (first in, first out). The
+    leaf store (``leaf_values``, at most ``capacity`` values) is replaced the same way. Each
     store costs O(1), so a full table never pauses a timed move (a sort-based
     depth-preferred eviction of 100,000 entries took tens of milliseconds), and
     the policy does not depend on Python's randomised string hashing, so node
@@ -38,6 +43,8 @@ class TranspositionTable:
         self.entries: dict[Hashable, tuple] = {}
         self._order: collections.deque = collections.deque()
         self.evictions = 0
+        self.leaf_values: dict[Hashable, float] = {}
+        self._leaf_order: collections.deque = collections.deque()
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -49,6 +56,16 @@ class TranspositionTable:
     def clear(self) -> None:
         self.entries.clear()
         self._order.clear()
+        self.leaf_values.clear()
+        self._leaf_order.clear()
+
+    def store_leaf(self, key: Hashable, value: float) -> None:
+        """Caches a frontier value; callers store a key only once (after a miss)."""
+        leaf_values = self.leaf_values
+        if len(leaf_values) >= self.capacity:
+            del leaf_values[self._leaf_order.popleft()]
+        leaf_values[key] = value
+        self._leaf_order.append(key)
 
     def get(self, key: Hashable) -> tuple | None:
         return self.entries.get(key)

@@ -1,7 +1,9 @@
 """The transposition table's capacity and replacement policy."""
 
+import pyspiel
 import pytest
 
+from bots.search import Searcher
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
 
 
@@ -27,3 +29,26 @@ def test_entries_hold_depth_bounds_and_move():
 def test_capacity_must_be_positive():
     with pytest.raises(ValueError, match="tt_size must be >= 1"):
         TranspositionTable(0)
+
+
+def test_leaf_values_have_their_own_store_and_never_evict_entries():
+    table = TranspositionTable(2)
+    table.store("deep", 3, 0.0, 0.5, 1)
+    for key in "abc":
+        table.store_leaf(key, 0.25)
+    assert table.get("deep") is not None and len(table) == 1
+    assert sorted(table.leaf_values) == ["b", "c"]  # first in, first out
+
+
+def test_a_leaf_keeps_the_deeper_entry_of_the_same_position():
+    # Iterative deepening meets positions both as depth-0 leaves and as interior
+    # nodes; when leaves were stored among the entries they overwrote those.
+    game = pyspiel.load_game("pig")
+    state = game.new_initial_state()
+    searcher = Searcher(game, 0, "star2", tt_size=100_000)
+    for depth in range(1, 6):
+        searcher.search(state, depth)
+    table = searcher.table
+    assert table is not None
+    assert set(table.leaf_values) & set(table.entries)
+    assert all(entry[DEPTH] > 0 for entry in table.entries.values())
