@@ -118,6 +118,7 @@ class ProbedChild:
     ordered: Sequence[int]
     moves: list[ProbedMove]
     minimizing: bool
+    key: Hashable = None  # the child's table key, computed once for probe and search
 
 
 @dataclasses.dataclass(frozen=True)
@@ -454,7 +455,7 @@ class Searcher:
         table = self.table
         tt_move = None
         if table is not None:
-            key = self.key_fn(node)
+            key = probed.key if probed is not None and probed.key is not None else self.key_fn(node)
             entry = table.get(key)
             if entry is not None:
                 tt_move = entry[MOVE]
@@ -596,7 +597,7 @@ class Searcher:
         proven: tuple[list, list] | None = None  # bounds before ChanceProbCut narrowed them
 
         if children is not None:
-            exact = self._known_child_bounds(children, depth, lo, hi)
+            exact, keys = self._known_child_bounds(children, depth, lo, hi)
             # Forward pruning only where a cut is possible: not inside the
             # open-window shallow searches themselves.
             if (
@@ -609,7 +610,7 @@ class Searcher:
                 if cut is not None:
                     return cut
             if self.probing_factor > 0:
-                cut = self._probe(children, probs, depth, alpha, beta, lo, hi, exact, probes)
+                cut = self._probe(children, probs, depth, alpha, beta, lo, hi, exact, probes, keys)
                 if cut is not None:
                     return cut
 
@@ -716,13 +717,20 @@ class Searcher:
             )
         return children
 
-    def _known_child_bounds(self, children: list, depth: int, lo: list, hi: list) -> list[bool]:
-        """Terminal children are exact; table entries of this depth bound the rest."""
+    def _known_child_bounds(
+        self, children: list, depth: int, lo: list, hi: list
+    ) -> tuple[list[bool], list | None]:
+        """Terminal children are exact; table entries of this depth bound the rest.
+
+        Also returns the children's table keys where it looked them up (None
+        otherwise), so probing and the full search do not build them again.
+        """
         exact = [False] * len(children)
         key_fn = self.key_fn
         # With history keys the children of a fresh chance node rarely have an
         # entry yet: a lookup costs more than it finds.
         table = self.table if self._lookup_children else None
+        keys: list | None = [None] * len(children) if table is not None else None
         check_clock = len(children) > _TIME_CHECK_INTERVAL and self.deadline is not None
         for i, child in enumerate(children):
             if check_clock and i % _TIME_CHECK_INTERVAL == 0:
@@ -734,13 +742,14 @@ class Searcher:
                 lo[i] = hi[i] = self._terminal_value(child)
                 exact[i] = True
             elif table is not None:
-                entry = table.get(key_fn(child))
+                key = keys[i] = key_fn(child)  # type: ignore[index]
+                entry = table.get(key)
                 if entry is not None and entry[DEPTH] == depth:
                     if entry[LOWER] > lo[i]:
                         lo[i] = entry[LOWER]
                     if entry[UPPER] < hi[i]:
                         hi[i] = entry[UPPER]
-        return exact
+        return exact, keys
 
     def _probe(
         self,
@@ -753,6 +762,7 @@ class Searcher:
         hi: list[float],
         exact: list[bool],
         probes: list[ProbedChild | None] | None,
+        keys: list | None = None,
     ) -> float | None:
         """Star2's probing phase, and Ballard's Star2.5 for a probing factor k > 1.
 
@@ -821,7 +831,8 @@ class Searcher:
                 if record is None:
                     if rank > 0:
                         continue  # not probed in the first round: never probed
-                    record = self._start_probing(child, depth, alpha, beta)
+                    key = keys[i] if keys is not None else None
+                    record = self._start_probing(child, depth, alpha, beta, key)
                     if record is None:
                         continue
                     probed[i] = record
@@ -876,7 +887,7 @@ class Searcher:
         return kinds
 
     def _start_probing(
-        self, child: SearchNode, depth: int, alpha: float, beta: float
+        self, child: SearchNode, depth: int, alpha: float, beta: float, key: Hashable = None
     ) -> ProbedChild | None:
         """The probe record of a decision child, or None where no probe can cut.
 
@@ -893,11 +904,14 @@ class Searcher:
         tt_move = None
         table = self.table
         if table is not None:
-            entry = table.get(self.key_fn(child))
+            if key is None:
+                key = self.key_fn(child)
+            entry = table.get(key)
             if entry is not None:
                 tt_move = entry[MOVE]
         self.nodes += 1  # the probed decision child itself
-        return ProbedChild(self._ordered_actions(child, player, depth, tt_move), [], minimizing)
+        ordered = self._ordered_actions(child, player, depth, tt_move)
+        return ProbedChild(ordered, [], minimizing, key)
 
     def _probcut(
         self, children: list, probs: list, depth: int, alpha: float, beta: float, lo: list, hi: list
