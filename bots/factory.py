@@ -29,6 +29,7 @@ _SEARCH_PARAMS = {
     "seed",
     "move_ordering",
     "partial_iteration",
+    "deeper_cutoffs",
 }
 _PROBCUT_PARAMS = {"R", "t", "calibration", "reachable_probes"}
 _STAR2_PARAMS = {"probing_factor", "probing", "reachable_probes"}  # Ballard's Star2.5
@@ -160,6 +161,9 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
     partial_iteration = params.get("partial_iteration", True)
     if not isinstance(partial_iteration, bool):
         raise ValueError(f"partial_iteration must be true or false, got {partial_iteration!r}")
+    deeper_cutoffs = params.get("deeper_cutoffs", False)
+    if not isinstance(deeper_cutoffs, bool):
+        raise ValueError(f"deeper_cutoffs must be true or false, got {deeper_cutoffs!r}")
     reachable = params.get("reachable_probes", DEFAULT_REACHABLE_PROBES)
     if not isinstance(reachable, bool):
         raise ValueError(f"reachable_probes must be true or false, got {reachable!r}")
@@ -184,6 +188,7 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         probing_factor=params.get("probing_factor"),
         probing=params.get("probing", "cyclic"),
         reachable_probes=params.get("reachable_probes", DEFAULT_REACHABLE_PROBES),
+        deeper_cutoffs=deeper_cutoffs,
     )
     return SearchBot(game, player_id, searcher, max_depth, time_limit, seed, partial_iteration)
 
@@ -211,6 +216,7 @@ def _mcms_searcher(
         probing_factor=params.get("probing_factor"),
         probing=params.get("probing", "cyclic"),
         reachable_probes=params.get("reachable_probes", DEFAULT_REACHABLE_PROBES),
+        deeper_cutoffs=params.get("deeper_cutoffs", False),
     )
 
 

@@ -156,7 +156,7 @@ class MCMSSearcher(Searcher):
         if table is not None:
             key = self.key_fn(node)
             entry = table.get(key)
-            if entry is not None and entry[DEPTH] == depth:
+            if entry is not None and self._entry_decides(entry[DEPTH], depth):
                 cutoff = self._table_cutoff(entry, alpha, beta)
                 if cutoff is not None:
                     return cutoff

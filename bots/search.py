@@ -183,6 +183,7 @@ class Searcher:
         probing_factor: int | None = None,
         probing: str = "cyclic",
         reachable_probes: bool = False,
+        deeper_cutoffs: bool = False,
     ):
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
@@ -211,6 +212,9 @@ class Searcher:
         # Star2 (k=1) probes only while a probe cut is reachable (bots do; the
         # studies keep Ballard's probe-every-child phase and its node counts).
         self.reachable_probes = bool(reachable_probes)
+        # Table entries searched deeper than asked may decide too (bots only: the
+        # value is then no longer the fixed-depth value the studies compare).
+        self.deeper_cutoffs = bool(deeper_cutoffs)
         self.probcut = probcut if algorithm == "chanceprobcut" else None
         self.move_ordering = bool(move_ordering)
         self.reuse_probes = bool(reuse_probes)
@@ -459,7 +463,7 @@ class Searcher:
             entry = table.get(key)
             if entry is not None:
                 tt_move = entry[MOVE]
-                if entry[DEPTH] == depth:
+                if entry[DEPTH] == depth or entry[DEPTH] > depth and self.deeper_cutoffs:
                     cutoff = self._table_cutoff(entry, alpha, beta)
                     if cutoff is not None:
                         return cutoff
@@ -519,6 +523,10 @@ class Searcher:
 
         return search
 
+    def _entry_decides(self, entry_depth: int, depth: int) -> bool:
+        """Whether an entry searched to ``entry_depth`` may bound a search to ``depth``."""
+        return entry_depth == depth or entry_depth > depth and self.deeper_cutoffs
+
     def _table_cutoff(self, entry: tuple, alpha: float, beta: float) -> float | None:
         """The value an entry of the node's own depth decides for this window, if any."""
         lower, upper = entry[LOWER], entry[UPPER]
@@ -565,7 +573,7 @@ class Searcher:
         if table is not None:
             key = self.key_fn(node)
             entry = table.get(key)
-            if entry is not None and entry[DEPTH] == depth:
+            if entry is not None and self._entry_decides(entry[DEPTH], depth):
                 cutoff = self._table_cutoff(entry, alpha, beta)
                 if cutoff is not None:
                     return cutoff
@@ -744,7 +752,9 @@ class Searcher:
             elif table is not None:
                 key = keys[i] = key_fn(child)  # type: ignore[index]
                 entry = table.get(key)
-                if entry is not None and entry[DEPTH] == depth:
+                if entry is not None and (
+                    entry[DEPTH] == depth or entry[DEPTH] > depth and self.deeper_cutoffs
+                ):
                     if entry[LOWER] > lo[i]:
                         lo[i] = entry[LOWER]
                     if entry[UPPER] < hi[i]:
@@ -1017,6 +1027,7 @@ def search(
     probing_factor: int | None = None,
     probing: str = "cyclic",
     reachable_probes: bool = False,
+    deeper_cutoffs: bool = False,
 ) -> SearchResult:
     """One fixed-depth search with fresh statistics (no iterative deepening)."""
     if player is None:
@@ -1035,6 +1046,7 @@ def search(
         probing_factor=probing_factor,
         probing=probing,
         reachable_probes=reachable_probes,
+        deeper_cutoffs=deeper_cutoffs,
     )
     value, action = searcher.search(state, depth)
     return SearchResult(value=value, action=action, depth=depth, stats=searcher.stats())
