@@ -728,7 +728,8 @@ class Searcher:
     def _known_child_bounds(
         self, children: list, depth: int, lo: list, hi: list
     ) -> tuple[list[bool], list | None]:
-        """Terminal children are exact; table entries of this depth bound the rest.
+        """Terminal children are exact; table entries of this depth (or deeper, with
+        ``deeper_cutoffs``) bound the rest.
 
         Also returns the children's table keys where it looked them up (None
         otherwise), so probing and the full search do not build them again.
