@@ -30,9 +30,11 @@ class NodeBudgetSearcher(Searcher):
             raise SearchTimeout()
 
 
-def _bot(game: pyspiel.Game, player: int, algorithm: str, partial: bool) -> SearchBot:
+def _bot(
+    game: pyspiel.Game, player: int, algorithm: str, partial: bool, max_depth: int | None = None
+) -> SearchBot:
     searcher = NodeBudgetSearcher(game, player, algorithm, tt_size=10_000)
-    return SearchBot(game, player, searcher, None, 1000.0, seed=0, partial_iteration=partial)
+    return SearchBot(game, player, searcher, max_depth, 1000.0, seed=0, partial_iteration=partial)
 
 
 @pytest.mark.parametrize("algorithm", ["expectiminimax", "star2"])
@@ -42,9 +44,8 @@ def test_a_move_from_an_unfinished_iteration_is_sound(algorithm):
     for state in sample_positions(game, 6, seed=7, plies=(0, 3)):
         player = state.current_player()
         # Node counts after each completed iteration of an uninterrupted move.
-        full = _bot(game, player, algorithm, partial=True)
+        full = _bot(game, player, algorithm, partial=True, max_depth=3)
         full.searcher.budget = 10**12
-        full._max_depth = 3
         full.step(state)
         done = {it["depth"]: it for it in full.last_search["iterations"]}
         evaluator = full.searcher.evaluator
