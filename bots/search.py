@@ -184,6 +184,7 @@ class Searcher:
         probing: str = "cyclic",
         reachable_probes: bool = False,
         deeper_cutoffs: bool = False,
+        history_min_depth: int = 2,
     ):
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
@@ -217,6 +218,19 @@ class Searcher:
         self.deeper_cutoffs = bool(deeper_cutoffs)
         self.probcut = probcut if algorithm == "chanceprobcut" else None
         self.move_ordering = bool(move_ordering)
+        # The history heuristic orders moves from this remaining depth up. At
+        # depth 1 sorting costs about what the cuts save in most games; where
+        # an action means the same move in every position (dice, einstein) the
+        # bots order there too (bots/factory.py, docs/benchmark.md).
+        if (
+            isinstance(history_min_depth, bool)
+            or not isinstance(history_min_depth, int)
+            or history_min_depth < 1
+        ):
+            raise ValueError(
+                f"history_min_depth must be an integer >= 1, got {history_min_depth!r}"
+            )
+        self.history_min_depth = history_min_depth
         self.reuse_probes = bool(reuse_probes)
         self.table = TranspositionTable(tt_size) if tt_size and tt_size > 0 else None
         self._custom_key = key_fn
@@ -356,7 +370,7 @@ class Searcher:
         actions = node.legal_actions()
         if not self.move_ordering:
             return actions
-        if depth >= 2 and len(actions) > 1 and self.history_heuristic:
+        if depth >= self.history_min_depth and len(actions) > 1 and self.history_heuristic:
             offset = player * self._num_actions
             scores = self.history_heuristic
             actions = sorted(actions, key=lambda a: -scores.get(offset + a, 0))
@@ -1029,6 +1043,7 @@ def search(
     probing: str = "cyclic",
     reachable_probes: bool = False,
     deeper_cutoffs: bool = False,
+    history_min_depth: int = 2,
 ) -> SearchResult:
     """One fixed-depth search with fresh statistics (no iterative deepening)."""
     if player is None:
@@ -1048,6 +1063,7 @@ def search(
         probing=probing,
         reachable_probes=reachable_probes,
         deeper_cutoffs=deeper_cutoffs,
+        history_min_depth=history_min_depth,
     )
     value, action = searcher.search(state, depth)
     return SearchResult(value=value, action=action, depth=depth, stats=searcher.stats())
