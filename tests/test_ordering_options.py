@@ -1,10 +1,12 @@
-"""History ordering from depth 1 (``history_min_depth``), the bots' default in dice and einstein.
+"""Move-ordering options: history from depth 1 and ordering by the evaluator.
 
-Ordering changes which moves are searched first, never a value: under iterative
-deepening (the history filled by earlier iterations, as in a bot) every depth
-must still return plain expectiminimax's value, also on generated trees. In
-dice it must search fewer nodes than ordering from depth 2: node counts are
-deterministic, so this is a count, not a timing.
+``history_min_depth=1`` is the star2 and chanceprobcut bots' default in dice and
+einstein, ``static_ordering`` star2's in backgammon. Ordering changes which moves
+are searched first, never a value: under iterative deepening (history and table
+filled by earlier iterations, as in a bot) every depth must still return plain
+expectiminimax's value, also on generated trees. Where a default is set, the
+option must search fewer nodes: node counts are deterministic, so these are
+counts, not timings.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import pyspiel
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from plain_expectiminimax import plain_expectiminimax, sample_positions
 from random_tree_game import TreePosition
 from test_exactness_properties import PROFILE, _game_and_evaluator, search_cases
@@ -30,16 +33,19 @@ def _deepening(game, state, algorithm, max_depth, **options):
     return searcher, [searcher.search(state, depth) for depth in range(1, max_depth + 1)]
 
 
+ORDERINGS = ({"history_min_depth": 1}, {"static_ordering": True})
+
+
 @settings(max_examples=80, **PROFILE)
-@given(search_cases())
-def test_history_from_depth_1_equals_plain_on_random_trees(case):
+@given(search_cases(), st.sampled_from(ORDERINGS))
+def test_ordering_options_equal_plain_on_random_trees(case, ordering):
     tree, root, player, depth, fast, positions, _ = case
     game, evaluator = _game_and_evaluator(tree, fast, positions)
     state = TreePosition(game, root).to_state()
     for algorithm in ("star1", "star2"):
         for tt_size in (0, 100_000):
             searcher = Searcher(
-                game, player, algorithm, evaluator=evaluator, tt_size=tt_size, history_min_depth=1
+                game, player, algorithm, evaluator=evaluator, tt_size=tt_size, **ordering
             )
             for d in range(1, depth + 1):
                 value, _ = searcher.search(state, d)
@@ -47,6 +53,7 @@ def test_history_from_depth_1_equals_plain_on_random_trees(case):
                 assert abs(value - plain.value) <= TOL, f"{algorithm} d={d}\n{tree.literal()}"
 
 
+@pytest.mark.parametrize("ordering", ORDERINGS)
 @pytest.mark.parametrize(
     "name, depth, count, max_moves",
     [
@@ -56,13 +63,13 @@ def test_history_from_depth_1_equals_plain_on_random_trees(case):
         ("pig", 4, 3, 30),
     ],
 )
-def test_history_from_depth_1_equals_plain_in_real_games(name, depth, count, max_moves):
+def test_ordering_options_equal_plain_in_real_games(name, depth, count, max_moves, ordering):
     game = pyspiel.load_game(name)
     evaluator = make_evaluator(None, game)
     for state in sample_positions(game, count, seed=31, max_moves=max_moves):
         if state.current_player() < 0:
             continue
-        _, results = _deepening(game, state, "star2", depth, tt_size=10_000, history_min_depth=1)
+        _, results = _deepening(game, state, "star2", depth, tt_size=10_000, **ordering)
         for d, (value, action) in enumerate(results, start=1):
             plain = plain_expectiminimax(state, d, evaluator)
             assert abs(value - plain.value) <= TOL, f"{name} d={d} {state.history()}"
@@ -83,6 +90,20 @@ def test_history_from_depth_1_searches_fewer_nodes_in_dice():
     assert nodes[1] < nodes[2], nodes
 
 
+def test_static_ordering_searches_fewer_nodes_in_backgammon():
+    game = pyspiel.load_game("backgammon")
+    nodes = {False: 0, True: 0}
+    for state in sample_positions(game, 2, seed=5, max_moves=10):
+        if state.current_player() < 0:
+            continue
+        for static in nodes:
+            searcher, _ = _deepening(
+                game, state, "star2", 3, tt_size=100_000, static_ordering=static
+            )
+            nodes[static] += searcher.nodes
+    assert nodes[True] < nodes[False], nodes
+
+
 def test_bots_order_from_depth_1_by_default_only_where_it_paid():
     for name, expected in (
         ("dice", 1),
@@ -98,6 +119,20 @@ def test_bots_order_from_depth_1_by_default_only_where_it_paid():
     dice = pyspiel.load_game("dice")
     bot = bots.make_bot("star2(max_depth=2,history_min_depth=3)", dice, 0)
     assert bot.searcher.history_min_depth == 3
+
+
+def test_bots_order_by_the_evaluator_by_default_in_backgammon_only():
+    for name in ("backgammon", "pig", "dice", "einstein_wurfelt_nicht"):
+        game = pyspiel.load_game(name)
+        expected = name == "backgammon"
+        assert bots.make_bot("star2(max_depth=2)", game, 0).searcher.static_ordering is expected
+        for other in ("expectiminimax", "chanceprobcut", "mcms"):
+            assert bots.make_bot(f"{other}(max_depth=2)", game, 0).searcher.static_ordering is False
+    backgammon = pyspiel.load_game("backgammon")
+    bot = bots.make_bot("star2(max_depth=2,static_ordering=false)", backgammon, 0)
+    assert bot.searcher.static_ordering is False
+    with pytest.raises(ValueError, match="static_ordering must be true or false"):
+        bots.make_bot("star2(max_depth=2,static_ordering=2)", backgammon, 0)
 
 
 @pytest.mark.parametrize("bad", ["0", "1.5", "true", "'x'"])
