@@ -76,32 +76,24 @@ def test_ordering_options_equal_plain_in_real_games(name, depth, count, max_move
             assert action in plain.best_actions()
 
 
-def test_history_from_depth_1_searches_fewer_nodes_in_dice():
-    game = pyspiel.load_game("dice(n=5,k=4)")
-    nodes = {1: 0, 2: 0}
-    for state in sample_positions(game, 3, seed=5, max_moves=6):
+@pytest.mark.parametrize(
+    "name, depth, positions, option, default, other",
+    [
+        ("dice(n=5,k=4)", 4, 3, "history_min_depth", 1, 2),
+        ("backgammon", 3, 2, "static_ordering", True, False),
+    ],
+)
+def test_bot_default_searches_fewer_nodes(name, depth, positions, option, default, other):
+    game = pyspiel.load_game(name)
+    nodes = {default: 0, other: 0}
+    for state in sample_positions(game, positions, seed=5, max_moves=10):
         if state.current_player() < 0:
             continue
-        for min_depth in nodes:
-            searcher, _ = _deepening(
-                game, state, "star2", 4, tt_size=100_000, history_min_depth=min_depth
-            )
-            nodes[min_depth] += searcher.nodes
-    assert nodes[1] < nodes[2], nodes
-
-
-def test_static_ordering_searches_fewer_nodes_in_backgammon():
-    game = pyspiel.load_game("backgammon")
-    nodes = {False: 0, True: 0}
-    for state in sample_positions(game, 2, seed=5, max_moves=10):
-        if state.current_player() < 0:
-            continue
-        for static in nodes:
-            searcher, _ = _deepening(
-                game, state, "star2", 3, tt_size=100_000, static_ordering=static
-            )
-            nodes[static] += searcher.nodes
-    assert nodes[True] < nodes[False], nodes
+        for setting in nodes:
+            options = {option: setting}
+            searcher, _ = _deepening(game, state, "star2", depth, tt_size=100_000, **options)
+            nodes[setting] += searcher.nodes
+    assert nodes[default] < nodes[other], nodes
 
 
 def test_bots_order_from_depth_1_by_default_only_where_it_paid():
