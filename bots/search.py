@@ -234,8 +234,9 @@ class Searcher:
         self.history_min_depth = history_min_depth
         # Where the table knows no move (a node the previous iteration pruned), moves
         # at depth >= 2 are ordered by the evaluator's value of the position after
-        # them: Hauk et al.'s backgammon ordering (hits, blots, points made) is what
-        # the backgammon evaluator weighs. Costs one evaluation per move.
+        # them: Hauk et al. ordered backgammon moves by hits, blots and points made,
+        # which the backgammon evaluator weighs (pips, blots, home points). Costs one
+        # evaluation per move.
         self.static_ordering = bool(static_ordering)
         self.reuse_probes = bool(reuse_probes)
         self.table = TranspositionTable(tt_size) if tt_size and tt_size > 0 else None
