@@ -41,11 +41,11 @@ DEFAULT_HISTORY_MIN_DEPTH = 2
 # time-to-depth benchmark (docs/benchmark.md), the bot uses it by default in that
 # game; a spec's own parameters still win. Pig: reachable probes, -64% nodes and
 # about half the CPU at depth 7. Dice and einstein, where an action is the same
-# move in every position: history ordering from depth 1, -6 to -8% nodes and
-# -8 to -16% CPU at depth 6 (backgammon: +7% nodes; pig: no change). Backgammon:
+# move in every position: history ordering from depth 1, -5 to -6% nodes and up
+# to -11% CPU at depths 5-6 (backgammon: +7% nodes; pig: no change). Backgammon:
 # moves the table does not know ordered by the evaluator (Hauk et al.'s ordering),
-# -15% nodes at depth 3 (no change for chanceprobcut, whose shallow searches leave
-# a table move nearly everywhere).
+# -16% nodes and -21% CPU at depth 3 (no change for chanceprobcut, whose shallow
+# searches leave a table move nearly everywhere).
 # (No probing factor k > 1 paid in any game once the benchmark interleaved its runs.)
 _HISTORY_FROM_DEPTH_1 = {"history_min_depth": 1}
 GAME_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
