@@ -10,6 +10,8 @@ import sys
 import pytest
 
 from experiments.benchmark import depth
+from experiments.common.games import load_game
+from experiments.common.positions import positions_from_games, state_from_history
 from experiments.common.runner import RunnerOptions
 
 SETTINGS = {
@@ -126,3 +128,85 @@ def test_the_command_line_quick_run_and_a_bad_flag(tmp_path):
         command + ["--games=maedn", f"--out={tmp_path / 'm'}"], capture_output=True, text=True
     )
     assert no_depth.returncode == 2 and "no depth for 'maedn'" in no_depth.stderr
+
+
+@pytest.fixture(scope="module")
+def pig_tournament(tmp_path_factory):
+    """A small real tournament folder, made by the command users run."""
+    out = tmp_path_factory.mktemp("tournament") / "pig"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "experiments.tournament",
+            "--noprogress",
+            "--game=pig(winscore=20)",
+            "--bot=star2(max_depth=2)",
+            "--bot=random",
+            "--games_per_pair=4",
+            f"--out={out}",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_positions_from_games_are_the_recorded_decisions(pig_tournament):
+    game = load_game("pig(winscore=20)")
+    records = depth.read_game_records(str(pig_tournament))
+    other = {"id": "x", "game": "dice(n=4,k=3)", "history": [0, 1], "error": None}
+    failed = {"id": "y", "game": "pig(winscore=20)", "history": [1, 1], "error": "boom"}
+    drawn = positions_from_games(game, [*records.values(), other, failed], 12, seed=3)
+    assert len(drawn) == 12 and len({source for source, _ in drawn}) == 12
+    for source, history in drawn:
+        record_id, ply = source.rsplit("@", 1)
+        assert records[record_id]["history"][: int(ply)] == history
+        state = state_from_history(game, history)
+        assert not state.is_chance_node() and len(state.legal_actions()) >= 2
+    # The draw depends on the seed and the records only (not on their order), and a
+    # smaller count is a prefix of a larger one.
+    again = positions_from_games(game, reversed(list(records.values())), 5, seed=3)
+    assert again == drawn[:5]
+    assert positions_from_games(game, records.values(), 12, seed=4) != drawn
+    with pytest.raises(ValueError, match="12 requested|requested"):
+        positions_from_games(load_game("dice(n=4,k=3)"), records.values(), 12, seed=0)
+
+
+def test_the_benchmark_on_a_tournaments_positions(pig_tournament, tmp_path):
+    settings = dict(
+        SETTINGS,
+        depths={"pig(winscore=20)": 2},
+        positions={"time_to_depth": 2, "equal_time": 2},
+        positions_from=str(pig_tournament),
+    )
+    out = str(tmp_path / "from_games")
+    depth.run(settings, out, RunnerOptions(workers=1, progress=False))
+    game = load_game("pig(winscore=20)")
+    games = depth.read_game_records(str(pig_tournament))
+    expected = positions_from_games(game, games.values(), 2, seed=0)
+    for r in _records(out).values():
+        assert r["source"] == expected[r["index"]][0]
+    command = [sys.executable, "-m", "experiments.benchmark.depth", "--noprogress"]
+    done = subprocess.run(
+        command
+        + [
+            "--sections=equal_time",
+            "--games=pig(winscore=20)",
+            "--bots=star2",
+            "--time_limits=0.01",
+            "--positions=1",
+            f"--positions_from={pig_tournament}",
+            f"--out={tmp_path / 'cli'}",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    missing = subprocess.run(
+        command + [f"--positions_from={tmp_path / 'none'}", f"--out={tmp_path / 'm'}"],
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 2 and "no games.jsonl" in missing.stderr

@@ -27,6 +27,11 @@ position; the record holds its deepest completed iteration, nodes and wall time.
 The summary gives the mean (with standard error) and median depth per bot, and
 on how many positions each bot went deeper, and shallower, than expectiminimax.
 
+**Positions.** By default the shared sampler's (random play from the start).
+With --positions_from=FOLDER both sections use instead the decision positions a
+tournament's bots met in its recorded games (its games.jsonl), drawn with --seed:
+what a bot's depth lead is worth in that tournament depends on these.
+
 Timings are only comparable when nothing else runs: --workers defaults to 1
 (in this process). One task is one (section, game, position, bot, time limit),
 so a run resumes where it stopped; node counts at fixed depth are the same for
@@ -36,13 +41,14 @@ any number of workers.
 from __future__ import annotations
 
 import gc
+import hashlib
 import math
 import os
 import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import bots
@@ -53,7 +59,11 @@ from experiments.benchmark.core import DEFAULT_PLY_RANGE, PLY_RANGES
 from experiments.benchmark.run import parse_per_game, split_games
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game, short_name
-from experiments.common.positions import sample_position
+from experiments.common.positions import (
+    positions_from_games,
+    sample_position,
+    state_from_history,
+)
 
 SECTIONS = ("time_to_depth", "equal_time")
 REFERENCE = "expectiminimax"
@@ -111,7 +121,14 @@ _define.list("time_limits", ["0.2", "1.0"], "Equal-time depth: seconds per move.
 _define.integer(
     "positions", None, "Positions per game (default 8 and 100 per section).", lower_bound=1
 )
-_define.integer("seed", 0, "Seed of the position sampler.")
+_define.integer("seed", 0, "Seed of the position sampler (and of --positions_from's draw).")
+_define.string(
+    "positions_from",
+    None,
+    "A tournament's results folder (or its games.jsonl): the positions are decision nodes "
+    "with two or more legal moves of its recorded games of each game, drawn with --seed, "
+    "instead of the random-play sampler's.",
+)
 _define.float("budget", 120.0, "Time to depth: wall seconds one iteration may take.")
 _define.bool("quick", False, "A seconds-long smoke run (small games, two positions).")
 _define.string("out", "results/depth", "Results folder.")
@@ -126,6 +143,8 @@ def with_params(spec: str, **params: Any) -> tuple[str, dict[str, Any]]:
 
 def _position(payload: dict[str, Any]) -> tuple[Any, Any]:
     game = load_game(payload["game"])
+    if "history" in payload:
+        return game, state_from_history(game, payload["history"])
     plies = PLY_RANGES.get(short_name(payload["game"]), DEFAULT_PLY_RANGE)
     return game, sample_position(game, payload["seed"], payload["index"], plies)
 
@@ -189,7 +208,10 @@ def equal_time(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fields(payload: dict[str, Any]) -> dict[str, Any]:
-    return {"game": payload["game"], "index": payload["index"], "bot": payload["bot"]}
+    fields = {"game": payload["game"], "index": payload["index"], "bot": payload["bot"]}
+    if "source" in payload:
+        fields["source"] = payload["source"]
+    return fields
 
 
 def _skip_reason(spec: str, game_string: str) -> str | None:
@@ -224,6 +246,7 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
     to the others', so a burst of load on the shared machine falls on all alike."""
     tasks = []
     common = {"seed": settings["seed"]}
+    recorded = _recorded_positions(settings)
     if "time_to_depth" in settings["sections"]:
         algorithms = [REFERENCE] + [a for a in settings["algorithms"] if a != REFERENCE]
         for game_string, max_depth in settings["depths"].items():
@@ -239,6 +262,7 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
                             max_depth=_algorithm_depth(spec, max_depth),
                             budget=settings["budget"],
                             **common,
+                            **recorded(game_string, "time_to_depth", index),
                         )
                     )
     if "equal_time" in settings["sections"]:
@@ -248,10 +272,63 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
                 for index in range(settings["positions"]["equal_time"]):
                     for spec in specs:
                         task_id = f"equal_time|{game_string}|{index}|{spec}|{limit:g}"
+                        position = recorded(game_string, "equal_time", index)
                         tasks.append(
-                            _task(task_id, game_string, index, spec, time_limit=limit, **common)
+                            _task(
+                                task_id,
+                                game_string,
+                                index,
+                                spec,
+                                time_limit=limit,
+                                **common,
+                                **position,
+                            )
                         )
     return tasks
+
+
+def _recorded_positions(settings: dict[str, Any]) -> Callable[[str, str, int], dict[str, Any]]:
+    """``recorded(game, section, index)``: the payload fields of a --positions_from position
+    (its history and source), or no fields where positions come from the sampler."""
+    source = settings.get("positions_from")
+    if not source:
+        return lambda game_string, section, index: {}
+    records = list(read_game_records(source).values())
+    drawn: dict[tuple[str, str], list[tuple[str, list[int]]]] = {}
+
+    def recorded(game_string: str, section: str, index: int) -> dict[str, Any]:
+        if (game_string, section) not in drawn:
+            count = settings["positions"][section]
+            game = load_game(game_string)
+            drawn[(game_string, section)] = positions_from_games(
+                game, records, count, settings["seed"]
+            )
+        origin, history = drawn[(game_string, section)][index]
+        return {"history": history, "source": origin}
+
+    return recorded
+
+
+def read_game_records(source: str) -> dict[str, dict]:
+    """A tournament's game records from its results folder or its games.jsonl."""
+    return results.read_records(_games_file(source))
+
+
+def _games_file(source: str) -> str:
+    path = os.path.join(source, "games.jsonl") if os.path.isdir(source) else source
+    if not os.path.isfile(path):
+        raise ValueError(
+            f"--positions_from: no games.jsonl at {path!r}; give a tournament's results "
+            "folder or its games.jsonl"
+        )
+    return path
+
+
+def _file_digest(source: str | None) -> str | None:
+    if not source:
+        return None
+    with open(_games_file(source), "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
 
 
 def _task(task_id: str, game_string: str, index: int, spec: str, **fields: Any) -> runner.Task:
@@ -453,6 +530,9 @@ def settings_from_flags() -> dict[str, Any]:
         },
         "seed": FLAGS.seed,
         "budget": FLAGS.budget,
+        "positions_from": FLAGS.positions_from,
+        # A folder resumed against other games would mix two draws of positions.
+        "positions_from_digest": _file_digest(FLAGS.positions_from),
     }
 
 

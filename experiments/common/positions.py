@@ -13,9 +13,11 @@ deterministic.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import pyspiel
+
+from experiments.common.games import GameError, load_game
 
 KINDS = ("decision", "chance")
 _SEED_PREFIX = "node_reduction"
@@ -118,6 +120,51 @@ def state_from_history(game: pyspiel.Game, history: Sequence[int]) -> pyspiel.St
             raise ValueError(f"action {action} at position {k} of the history is not legal")
         state.apply_action(action)
     return state
+
+
+def positions_from_games(
+    game: pyspiel.Game, records: Iterable[dict], count: int, seed: int
+) -> list[tuple[str, list[int]]]:
+    """``count`` decision positions of recorded games of ``game``, as (source, history).
+
+    The positions a tournament's bots actually faced, where random play (the
+    sampler above) reaches others: in backgammon random play leaves blots
+    everywhere and branching far above a game between search bots. Candidates are
+    the decision nodes with two or more legal moves (a bot does not search a
+    forced move) of every record of this game without an error, in record-id
+    order; they are shuffled with a generator seeded by ``seed`` and the first
+    ``count`` kept. ``source`` names the record and the ply: "<record id>@<ply>".
+    """
+    if count < 0:
+        raise ValueError(f"count must be >= 0, got {count}")
+    name = str(game)
+    candidates: list[tuple[str, list[int]]] = []
+    matching = 0
+    for record in sorted(records, key=lambda r: str(r.get("id"))):
+        if record.get("error") or not record.get("history"):
+            continue
+        try:
+            if str(load_game(str(record.get("game")))) != name:
+                continue
+        except GameError:
+            continue
+        matching += 1
+        history = [int(a) for a in record["history"]]
+        state = game.new_initial_state()
+        for ply, action in enumerate(history):
+            if state.is_terminal():
+                break
+            if not state.is_chance_node() and len(state.legal_actions()) >= 2:
+                candidates.append((f"{record['id']}@{ply}", history[:ply]))
+            state.apply_action(action)
+    if len(candidates) < count:
+        raise ValueError(
+            f"the recorded games hold {len(candidates)} decision positions of {name} "
+            f"with two or more legal moves ({matching} games of it); {count} requested: "
+            f"ask for fewer positions or record more games"
+        )
+    random.Random(f"game_positions:{seed}").shuffle(candidates)
+    return candidates[:count]
 
 
 def _has_live_outcome(state: pyspiel.State, outcomes: Sequence[tuple[int, float]]) -> bool:
