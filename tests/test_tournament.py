@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pyspiel
 import pytest
 
@@ -16,6 +17,7 @@ from experiments import tournament
 from experiments.common import results, runner
 from experiments.common.runner import RunnerOptions, ray_available
 from experiments.tournament import play as tournament_play
+from experiments.tournament import stats
 from experiments.tournament.play import ChanceStream, outcome_for, play_game
 from experiments.tournament.schedule import build_tasks
 
@@ -229,7 +231,7 @@ def test_one_player_game_reports_score_statistics(tmp_path):
 def test_summary_files(tmp_path):
     summary = run(config(games_per_pair=4), tmp_path, workers=1, plots=True)
     md = (tmp_path / "summary.md").read_text()
-    for heading in ("## Pairings", "## Elo", "## Search effort per move", "pentanomial"):
+    for heading in ("## Pairings", "## Elo", "## Search effort per move", "pentanomial", "pair CI"):
         assert heading in md
     header = (tmp_path / "summary.csv").read_text().splitlines()[0]
     assert header == "section,bot,opponent,seat,metric,value"
@@ -237,6 +239,8 @@ def test_summary_files(tmp_path):
     for p in summary.pairings:
         assert p["games"] == 4 and sum(p["pentanomial"]) == 2
         assert p["score_lo"] <= p["score"] <= p["score_hi"]
+        assert np.isnan(p["pair_lo"])  # two pairs: too few for the pair interval
+    assert ",pair_lo," in (tmp_path / "summary.csv").read_text()
     assert len(summary.result_lines()) == 3
     assert set(summary.elo) == {0, 1, 2}
 
@@ -417,3 +421,22 @@ def test_a_second_run_on_a_folder_in_use_is_refused(tmp_path):
         done = cli("--bot=random", "--bot=random", "--games_per_pair=1", f"--out={tmp_path}")
     assert done.returncode == 2 and "in use by a live run" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_pair_interval_is_the_normal_interval_over_game_pairs():
+    penta = [10, 0, 49, 0, 21]
+    # Independently: every pair's mean score, plus a pseudo-pair at 0 and one at 1.
+    scores = np.array([0.0] * 11 + [0.5] * 49 + [1.0] * 22)
+    half = stats.Z95 * scores.std(ddof=1) / np.sqrt(len(scores))
+    lo, hi = stats.pair_interval(penta)
+    assert lo == pytest.approx(scores.mean() - half) and hi == pytest.approx(scores.mean() + half)
+    # Pairs that split carry no luck: narrower than Wilson's interval over the 160 games.
+    w_lo, w_hi = stats.wilson_interval(91, 160)
+    assert hi - lo < w_hi - w_lo
+    # All pairs split: not a zero-width interval; a clean sweep reaches 1.
+    split_lo, split_hi = stats.pair_interval([0, 0, 25, 0, 0])
+    assert split_lo < 0.5 < split_hi
+    assert stats.pair_interval([0, 0, 0, 0, 25])[1] == 1.0
+    assert all(np.isnan(stats.pair_interval([1, 0, 2, 0, 1])))
+    with pytest.raises(ValueError, match="five counts"):
+        stats.pair_interval([1, 2, 3])

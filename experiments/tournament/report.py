@@ -103,7 +103,8 @@ class Summary:
                 f"{self.label(p['bot'])} vs {self.label(p['opponent'])}: "
                 f"+{p['wins']} ={p['draws']} -{p['losses']} in {p['games']} games, score "
                 f"{_f(p['score'])} [{_f(p['score_lo'])}, {_f(p['score_hi'])}], "
-                f"pairs 0/0.5/1/1.5/2: {'/'.join(map(str, p['pentanomial']))}{extra}"
+                f"pairs 0/0.5/1/1.5/2: {'/'.join(map(str, p['pentanomial']))} "
+                f"[{_f(p['pair_lo'])}, {_f(p['pair_hi'])}]{extra}"
             )
         return lines
 
@@ -144,7 +145,9 @@ class Summary:
                 "",
                 "W-D-L of the first bot, by the seat it played; score = (W + D/2)/games with a "
                 "95% Wilson interval; pentanomial = number of seat-swapped game pairs (same "
-                "dice) in which the first bot scored 0, 0.5, 1, 1.5, 2.",
+                "dice) in which the first bot scored 0, 0.5, 1, 1.5, 2; pair CI = 95% interval "
+                "over those pairs (normal approximation with one pseudo-pair at each extreme; "
+                "narrower than Wilson's where pairs split; none below 5 pairs).",
                 "",
             ]
             out += _md_table(
@@ -158,6 +161,7 @@ class Summary:
                     "score",
                     "95% CI",
                     "pentanomial",
+                    "pair CI",
                     "errors",
                     "cut off",
                 ],
@@ -172,6 +176,7 @@ class Summary:
                         _f(p["score"]),
                         f"[{_f(p['score_lo'])}, {_f(p['score_hi'])}]",
                         " ".join(map(str, p["pentanomial"])),
+                        f"[{_f(p['pair_lo'])}, {_f(p['pair_hi'])}]",
                         p["errors"],
                         p["cut_offs"],
                     ]
@@ -260,6 +265,8 @@ class Summary:
                 "score",
                 "score_lo",
                 "score_hi",
+                "pair_lo",
+                "pair_hi",
                 "errors",
                 "cut_offs",
             ):

@@ -27,6 +27,35 @@ def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+MIN_PAIRS = 5
+
+
+def pair_interval(pentanomial: Sequence[int], z: float = Z95) -> tuple[float, float]:
+    """95% interval of the score from the seat-swapped game pairs (the pentanomial model).
+
+    A pair of games on common dice is one observation: its mean score, 0, 0.25,
+    ... 1. A pair that splits 1-1 carries none of the dice's luck, so where many
+    pairs split this interval is narrower than Wilson's over single games, as in
+    engine testing with paired openings. The interval is mean +- z sd / sqrt(pairs)
+    (normal approximation) over the pairs plus one pseudo-pair scoring 0 and one
+    scoring 1, so that pairs which all split do not give a zero-width interval;
+    they pull the centre slightly towards 0.5. Below MIN_PAIRS pairs: (nan, nan).
+    """
+    counts = [int(c) for c in pentanomial]
+    if len(counts) != 5 or min(counts) < 0:
+        raise ValueError(f"a pentanomial is five counts >= 0, got {list(pentanomial)}")
+    if sum(counts) < MIN_PAIRS:
+        return (math.nan, math.nan)
+    counts[0] += 1
+    counts[4] += 1
+    n = sum(counts)
+    values = [k / 4 for k in range(5)]
+    mean = sum(c * v for c, v in zip(counts, values)) / n
+    variance = sum(c * (v - mean) ** 2 for c, v in zip(counts, values)) / (n - 1)
+    half = z * math.sqrt(variance / n)
+    return (max(0.0, mean - half), min(1.0, mean + half))
+
+
 def valid(records: Iterable[dict]) -> list[dict]:
     return [r for r in records if r.get("error") is None and r.get("returns") is not None]
 
@@ -59,6 +88,7 @@ def pairing_stats(records: Sequence[dict], a: int, b: int) -> dict[str, Any]:
         if len(games) == 2:
             penta[int(round(2 * sum(game_score(r, a) for r in games)))] += 1
     lo, hi = wilson_interval(score, n)
+    pair_lo, pair_hi = pair_interval(penta)
     return {
         "bot": a,
         "opponent": b,
@@ -72,6 +102,8 @@ def pairing_stats(records: Sequence[dict], a: int, b: int) -> dict[str, Any]:
         "score_lo": lo,
         "score_hi": hi,
         "pentanomial": penta,
+        "pair_lo": pair_lo,
+        "pair_hi": pair_hi,
         "errors": sum(1 for r in mine if r.get("error") is not None),
         "cut_offs": sum(1 for r in good if r.get("cut_off")),
     }
