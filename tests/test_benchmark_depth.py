@@ -55,7 +55,7 @@ def test_both_sections_record_every_task_and_summarize(tmp_path):
             cpu = [d["cpu"] for d in r["depths"]]
             assert cpu == sorted(cpu)  # cumulative, as a deepening bot spends it
         else:
-            assert r["depth"] >= 0 and r["nodes"] > 0
+            assert r["depth"] >= 0 and r["nodes"] > 0 and isinstance(r["proved"], bool)
     assert "time(alg, d+1) / time(emm, d)" in text and "`star2(tt_size=0)`" in text
     assert "deeper / shallower than expectiminimax" in text
     assert os.path.exists(os.path.join(out, "summary.md"))
@@ -210,3 +210,36 @@ def test_the_benchmark_on_a_tournaments_positions(pig_tournament, tmp_path):
         text=True,
     )
     assert missing.returncode == 2 and "no games.jsonl" in missing.stderr
+
+
+def test_a_proved_search_counts_as_deepest_and_leaves_the_means():
+    def record(bot, index, depth_reached, proved=False):
+        return {
+            "section": "equal_time",
+            "game": "g",
+            "time_limit": 1.0,
+            "bot": bot,
+            "index": index,
+            "depth": depth_reached,
+            "proved": proved,
+            "nodes": 10,
+            "wall": 1.0,
+        }
+
+    records = [
+        # star2 proves a win at depth 2, where expectiminimax goes on to depth 87.
+        record("expectiminimax", 0, 87),
+        record("star2", 0, 2, proved=True),
+        record("expectiminimax", 1, 4),
+        record("star2", 1, 5),
+        record("expectiminimax", 2, 4),
+        record("star2", 2, 4),
+    ]
+    rows = {
+        line.split("|")[3].strip(): [cell.strip() for cell in line.split("|")[4:-1]]
+        for line in depth.equal_time_table(records).splitlines()[2:]
+    }
+    positions, proved, mean, median, versus = rows["`star2`"][:5]
+    assert (positions, proved, median, versus) == ("3", "1", "4.5", "2 / 0 of 3")
+    assert mean.startswith("4.50")
+    assert rows["`expectiminimax`"][2].startswith("4.00")  # position 0 left out

@@ -202,6 +202,13 @@ def equal_time(payload: dict[str, Any]) -> dict[str, Any]:
         **_fields(payload),
         "time_limit": payload["time_limit"],
         "depth": int(stats["depth"]),
+        # The bot stops deepening once its value is proven (every leaf it reached
+        # was terminal, so deeper search cannot change the move) or at its default
+        # depth cap; a spec's own max_depth is a cap, not a proof.
+        "proved": bool(stats["completed"])
+        and not (
+            isinstance(params.get("max_depth"), int) and stats["depth"] >= params["max_depth"]
+        ),
         "nodes": int(stats["nodes"]),
         "wall": wall,
     }
@@ -406,7 +413,16 @@ def _per_node(rows: Sequence[dict[str, Any]]) -> float:
 
 
 def equal_time_table(records: Sequence[dict[str, Any]]) -> str:
-    """Mean and median completed depth per game, time limit and bot."""
+    """Completed depth per game, time limit and bot.
+
+    A search that proved its value (a forced result found, or the game's end in
+    reach) stops at whatever depth it proved it, which says nothing about how deep
+    it could have searched: star2 can prove a win at depth 2, where its cutoffs
+    leave only terminal leaves, while expectiminimax, searching every move, goes on
+    to depth 90. So a proven search counts as deeper than any unproven one and as
+    deep as another proven one, and mean and median are over the positions no bot
+    proved.
+    """
     groups: dict[tuple[str, float], dict[str, dict[int, dict]]] = defaultdict(
         lambda: defaultdict(dict)
     )
@@ -414,30 +430,44 @@ def equal_time_table(records: Sequence[dict[str, Any]]) -> str:
         if r.get("section") == "equal_time" and not r.get("error"):
             groups[(r["game"], r["time_limit"])][r["bot"]][r["index"]] = r
     lines = [
-        "| game | s/move | bot | positions | depth mean ± s.e. | median | deeper / shallower "
-        "than expectiminimax | nodes per move | worst move s |",
-        "|---|---:|---|---:|---|---:|---|---:|---:|",
+        "| game | s/move | bot | positions | proved | depth mean ± s.e. | median | deeper / "
+        "shallower than expectiminimax | nodes per move | worst move s |",
+        "|---|---:|---|---:|---:|---|---:|---|---:|---:|",
     ]
     for (game, limit), by_bot in sorted(groups.items()):
         reference = by_bot.get(REFERENCE, {})
+        proved_anywhere = {
+            i for runs in by_bot.values() for i, r in runs.items() if r.get("proved")
+        }
         for bot in sorted(by_bot, key=lambda b: (b != REFERENCE, b)):
             runs = by_bot[bot]
-            depths = [r["depth"] for r in runs.values()]
-            mean = statistics.fmean(depths)
+            depths = [r["depth"] for i, r in runs.items() if i not in proved_anywhere]
+            mean = statistics.fmean(depths) if depths else math.nan
             error = statistics.stdev(depths) / math.sqrt(len(depths)) if len(depths) > 1 else 0
+            median = f"{statistics.median(depths):g}" if depths else "-"
             versus = "-"
             if bot != REFERENCE and reference:
-                paired = [(runs[i]["depth"], reference[i]["depth"]) for i in runs if i in reference]
+                paired = [
+                    (_effective_depth(runs[i]), _effective_depth(reference[i]))
+                    for i in runs
+                    if i in reference
+                ]
                 deeper = sum(a > b for a, b in paired)
                 shallower = sum(a < b for a, b in paired)
                 versus = f"{deeper} / {shallower} of {len(paired)}"
+            proved = sum(1 for r in runs.values() if r.get("proved"))
             nodes = statistics.fmean(r["nodes"] for r in runs.values())
             worst = max(r["wall"] for r in runs.values())
             lines.append(
-                f"| {game} | {limit:g} | `{bot}` | {len(depths)} | {mean:.2f} ± {error:.2f} | "
-                f"{statistics.median(depths):g} | {versus} | {nodes:,.0f} | {worst:.3f} |"
+                f"| {game} | {limit:g} | `{bot}` | {len(runs)} | {proved} | {mean:.2f} ± "
+                f"{error:.2f} | {median} | {versus} | {nodes:,.0f} | {worst:.3f} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _effective_depth(record: dict[str, Any]) -> float:
+    """The completed depth, infinite where the search proved its value."""
+    return math.inf if record.get("proved") else record["depth"]
 
 
 def summary(records: Sequence[dict[str, Any]], command: str) -> str:
