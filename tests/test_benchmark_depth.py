@@ -27,6 +27,17 @@ SETTINGS = {
 }
 
 
+def _cli(module, *args):
+    """Runs ``python -m module --noprogress args`` as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", module, "--noprogress", *args], capture_output=True, text=True
+    )
+
+
+def _depth_cli(*args):
+    return _cli("experiments.benchmark.depth", *args)
+
+
 def _records(out):
     with open(os.path.join(out, depth.RECORDS_FILE), encoding="utf-8") as handle:
         return {r["id"]: r for r in map(json.loads, handle)}
@@ -95,38 +106,25 @@ def test_per_algorithm_depth_and_skips(tmp_path):
 
 
 def test_equal_time_games_with_parameters_on_the_command_line(tmp_path):
-    command = [sys.executable, "-m", "experiments.benchmark.depth", "--noprogress"]
-    done = subprocess.run(
-        command
-        + [
-            "--sections=equal_time",
-            "--equal_time_games=dice(n=4,k=3),pig(winscore=20)",
-            "--bots=star2",
-            "--time_limits=0.01",
-            "--positions=1",
-            f"--out={tmp_path / 'e'}",
-        ],
-        capture_output=True,
-        text=True,
+    done = _depth_cli(
+        "--sections=equal_time",
+        "--equal_time_games=dice(n=4,k=3),pig(winscore=20)",
+        "--bots=star2",
+        "--time_limits=0.01",
+        "--positions=1",
+        f"--out={tmp_path / 'e'}",
     )
     assert done.returncode == 0, done.stderr
     assert "dice(n=4,k=3)" in done.stdout and "pig(winscore=20)" in done.stdout
 
 
 def test_the_command_line_quick_run_and_a_bad_flag(tmp_path):
-    command = [sys.executable, "-m", "experiments.benchmark.depth", "--noprogress"]
-    done = subprocess.run(
-        command + ["--quick", f"--out={tmp_path / 'q'}"], capture_output=True, text=True
-    )
+    done = _depth_cli("--quick", f"--out={tmp_path / 'q'}")
     assert done.returncode == 0, done.stderr
     assert "Equal-time depth" in done.stdout
-    bad = subprocess.run(
-        command + ["--sections=speed", f"--out={tmp_path / 'b'}"], capture_output=True, text=True
-    )
+    bad = _depth_cli("--sections=speed", f"--out={tmp_path / 'b'}")
     assert bad.returncode == 2 and "accepted: time_to_depth, equal_time" in bad.stderr
-    no_depth = subprocess.run(
-        command + ["--games=maedn", f"--out={tmp_path / 'm'}"], capture_output=True, text=True
-    )
+    no_depth = _depth_cli("--games=maedn", f"--out={tmp_path / 'm'}")
     assert no_depth.returncode == 2 and "no depth for 'maedn'" in no_depth.stderr
 
 
@@ -134,20 +132,13 @@ def test_the_command_line_quick_run_and_a_bad_flag(tmp_path):
 def pig_tournament(tmp_path_factory):
     """A small real tournament folder, made by the command users run."""
     out = tmp_path_factory.mktemp("tournament") / "pig"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "experiments.tournament",
-            "--noprogress",
-            "--game=pig(winscore=20)",
-            "--bot=star2(max_depth=2)",
-            "--bot=random",
-            "--games_per_pair=4",
-            f"--out={out}",
-        ],
-        capture_output=True,
-        text=True,
+    done = _cli(
+        "experiments.tournament",
+        "--game=pig(winscore=20)",
+        "--bot=star2(max_depth=2)",
+        "--bot=random",
+        "--games_per_pair=4",
+        f"--out={out}",
     )
     assert done.returncode == 0, done.stderr
     return out
@@ -188,27 +179,17 @@ def test_the_benchmark_on_a_tournaments_positions(pig_tournament, tmp_path):
     expected = positions_from_games(game, games.values(), 2, seed=0)
     for r in _records(out).values():
         assert r["source"] == expected[r["index"]][0]
-    command = [sys.executable, "-m", "experiments.benchmark.depth", "--noprogress"]
-    done = subprocess.run(
-        command
-        + [
-            "--sections=equal_time",
-            "--games=pig(winscore=20)",
-            "--bots=star2",
-            "--time_limits=0.01",
-            "--positions=1",
-            f"--positions_from={pig_tournament}",
-            f"--out={tmp_path / 'cli'}",
-        ],
-        capture_output=True,
-        text=True,
+    done = _depth_cli(
+        "--sections=equal_time",
+        "--games=pig(winscore=20)",
+        "--bots=star2",
+        "--time_limits=0.01",
+        "--positions=1",
+        f"--positions_from={pig_tournament}",
+        f"--out={tmp_path / 'cli'}",
     )
     assert done.returncode == 0, done.stderr
-    missing = subprocess.run(
-        command + [f"--positions_from={tmp_path / 'none'}", f"--out={tmp_path / 'm'}"],
-        capture_output=True,
-        text=True,
-    )
+    missing = _depth_cli(f"--positions_from={tmp_path / 'none'}", f"--out={tmp_path / 'm'}")
     assert missing.returncode == 2 and "no games.jsonl" in missing.stderr
 
 
