@@ -130,9 +130,9 @@ def positions_from_games(
     The positions a tournament's bots actually faced, where random play (the
     sampler above) reaches others: in backgammon random play leaves blots
     everywhere and branching far above a game between search bots. Candidates are
-    the decision nodes with two or more legal moves (a bot does not search a
-    forced move) of every record of this game without an error, in record-id
-    order; they are shuffled with a generator seeded by ``seed`` and the first
+    the decision nodes with two or more legal moves (with one there is nothing to
+    choose, so depth cannot matter) of every record of this game without an
+    error, in record-id order; they are shuffled with a generator seeded by ``seed`` and the first
     ``count`` kept. ``source`` names the record and the ply: "<record id>@<ply>".
     """
     if count < 0:
