@@ -178,6 +178,24 @@ def test_pig_holds_near_twenty_at_the_start():
     assert 15 <= first_hold <= 25  # the classic "hold at 20" region
 
 
+@pytest.mark.parametrize(
+    "params, step",
+    [({}, 7), ({"winscore": 20, "piglet": True, "diceoutcomes": 2}, 1), ({"winscore": 30}, 1)],
+)
+def test_pig_shared_tables_equal_the_per_pair_recursion(params, step):
+    # The vectorised tables must give the very floats of the scalar recursion:
+    # every published pig node count depends on them.
+    evaluator = ev.PigEvaluator(pyspiel.load_game("pig", params))
+    w = evaluator.win_score
+    pairs = [(a, b) for a in range(w + 1) for b in range(w + 1)][::step]
+    for a, b in pairs:
+        value, roll = evaluator._turns[(a, b)]
+        want_value, want_roll = evaluator._turn(a, b)
+        assert list(value) == want_value and list(roll) == want_roll, (params, a, b)
+    # A second evaluator of the same game shares the tables instead of rebuilding them.
+    assert ev.PigEvaluator(pyspiel.load_game("pig", params))._turns is evaluator._turns
+
+
 def test_einstein_next_mover_and_expected_distance():
     game = pyspiel.load_game("einstein_wurfelt_nicht")
     evaluator = ev.EinsteinEvaluator(game)
