@@ -30,6 +30,7 @@ import gc
 import math
 import time
 from collections.abc import Callable, Hashable, Sequence
+from operator import mul
 from types import TracebackType
 from typing import Any, NamedTuple, cast
 
@@ -497,7 +498,7 @@ class Searcher:
         tt_move = None
         if table is not None:
             key = probed.key if probed is not None and probed.key is not None else self.key_fn(node)
-            entry = table.get(key)
+            entry = table.entries.get(key)
             if entry is not None:
                 tt_move = entry[MOVE]
                 if entry[DEPTH] == depth or entry[DEPTH] > depth and self.deeper_cutoffs:
@@ -609,7 +610,7 @@ class Searcher:
         table = self.table
         if table is not None:
             key = self.key_fn(node)
-            entry = table.get(key)
+            entry = table.entries.get(key)
             if entry is not None and self._entry_decides(entry[DEPTH], depth):
                 cutoff = self._table_cutoff(entry, alpha, beta)
                 if cutoff is not None:
@@ -666,8 +667,8 @@ class Searcher:
         # parent never mistakes it for an exact value.
         tol_low = _tolerance(alpha)
         tol_high = _tolerance(beta)
-        later_hi = sum(p * h for p, h in zip(probs, hi))
-        later_lo = sum(p * l for p, l in zip(probs, lo))
+        later_hi = sum(map(mul, probs, hi))
+        later_lo = sum(map(mul, probs, lo))
         done = 0.0
         search = self._search
         for i in range(count):
@@ -789,7 +790,7 @@ class Searcher:
                 exact[i] = True
             elif table is not None:
                 key = keys[i] = key_fn(child)  # type: ignore[index]
-                entry = table.get(key)
+                entry = table.entries.get(key)
                 if entry is not None and (
                     entry[DEPTH] == depth or entry[DEPTH] > depth and self.deeper_cutoffs
                 ):
@@ -829,8 +830,8 @@ class Searcher:
         bounds they leave narrow the Star1 windows and skipping them costs nodes.
         Exact either way: probing only narrows bounds.
         """
-        sum_hi = sum(p * h for p, h in zip(probs, hi))
-        sum_lo = sum(p * l for p, l in zip(probs, lo))
+        sum_hi = sum(map(mul, probs, hi))
+        sum_lo = sum(map(mul, probs, lo))
         tol_low = _tolerance(alpha)
         tol_high = _tolerance(beta)
         if sum_hi <= alpha + tol_low:
@@ -954,7 +955,7 @@ class Searcher:
         if table is not None:
             if key is None:
                 key = self.key_fn(child)
-            entry = table.get(key)
+            entry = table.entries.get(key)
             if entry is not None:
                 tt_move = entry[MOVE]
         self.nodes += 1  # the probed decision child itself
@@ -994,8 +995,8 @@ class Searcher:
             self._probcut_level -= 1
             if self._probcut_level == 0:
                 self.probcut_nodes += self.nodes - nodes_before
-        expected_hi = sum(p * h for p, h in zip(probs, probable_hi))
-        expected_lo = sum(p * l for p, l in zip(probs, probable_lo))
+        expected_hi = sum(map(mul, probs, probable_hi))
+        expected_lo = sum(map(mul, probs, probable_lo))
         if expected_hi <= alpha + _tolerance(alpha):
             self.cutoffs_probcut += 1
             return expected_hi if expected_hi < alpha else alpha
