@@ -18,6 +18,7 @@ from test_exactness_properties import PROFILE, _game_and_evaluator, search_cases
 
 import bots
 import games  # noqa: F401  (registers dice)
+from bots.calibration import probcut_settings
 from bots.evaluators import make_evaluator
 from bots.search import search
 
@@ -83,6 +84,24 @@ def test_reachable_probes_search_fewer_nodes_in_pig():
     assert reachable < 0.8 * star2, (reachable, star2)
 
 
+def test_chanceprobcut_with_reachable_probes_plays_the_same_moves_in_pig_with_fewer_nodes():
+    # Forward pruning is not exact, so the bot default rests on measured move agreement:
+    # skipping hopeless probes must not change chanceprobcut's move, only its work.
+    game = pyspiel.load_game("pig")
+    settings = probcut_settings(game, None, 1.5)
+    plain = reachable = 0
+    for state in sample_positions(game, 12, seed=7, max_moves=60):
+        runs = [
+            search(game, state, "chanceprobcut", 5, tt_size=100_000, probcut=settings, **option)
+            for option in ({}, {"reachable_probes": True})
+        ]
+        assert runs[0].action == runs[1].action, state.history()
+        assert abs(runs[0].value - runs[1].value) < 0.01, state.history()
+        plain += runs[0].stats["nodes"]
+        reachable += runs[1].stats["nodes"]
+    assert reachable < 0.8 * plain, (reachable, plain)
+
+
 def test_bot_spec_takes_reachable_probes_and_refuses_non_booleans():
     game = pyspiel.load_game("pig")
     bot = bots.make_bot("star2(max_depth=2,reachable_probes=true)", game, 0)
@@ -105,5 +124,10 @@ def test_star2_bot_defaults_per_game_and_the_spec_wins():
     for game in (pig, backgammon):
         searcher = bots.make_bot(spec, game, 0).searcher
         assert (searcher.reachable_probes, searcher.probing_factor) == (False, 2)
-    # The other algorithms keep Star2's own probing everywhere.
+    # ChanceProbCut skips them in pig too; MCMS keeps Star2's own probing everywhere.
+    assert bots.make_bot("chanceprobcut(max_depth=2)", pig, 0).searcher.reachable_probes is True
+    spec = "chanceprobcut(max_depth=2,reachable_probes=false)"
+    assert bots.make_bot(spec, pig, 0).searcher.reachable_probes is False
+    searcher = bots.make_bot("chanceprobcut(max_depth=2)", backgammon, 0).searcher
+    assert searcher.reachable_probes is False
     assert bots.make_bot("mcms(max_depth=2)", pig, 0).searcher.reachable_probes is False
