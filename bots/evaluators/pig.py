@@ -77,7 +77,6 @@ class PigEvaluator(Evaluator):
                 [self._start_of_turn((w - a) / e, (w - b) / e + 0.5) for b in range(w + 1)]
                 for a in range(w + 1)
             ]
-            self.points_per_turn = e
             shared = _SHARED_TABLES[settings] = (e, self._static, self._all_turns())
         self._turns: dict[tuple[int, int], tuple]
         self.points_per_turn, self._static, self._turns = shared
@@ -92,7 +91,7 @@ class PigEvaluator(Evaluator):
         """``_turn`` for every pair of scores 0..w at once, vectorised over the pairs.
 
         The same operations in the same order as ``_turn``, so the same floats
-        (tests/test_evaluators.py compares every pair).
+        (tests/test_evaluators.py compares the two pair by pair).
         """
         w = self.win_score
         static = np.array(self._static)  # static[theirs][score]
@@ -100,8 +99,8 @@ class PigEvaluator(Evaluator):
         mine = np.arange(w + 1)
         clipped = np.minimum(mine[:, None] + np.arange(size)[None, :], w)  # [mine, t]
         hold = -np.transpose(static[:, clipped], (1, 0, 2))  # [mine, theirs, t]
-        top = np.maximum(w - mine, 0)
-        bust = -self._p_bust * static[:, np.minimum(mine, w)].T  # [mine, theirs]
+        top = w - mine  # t >= top: holding wins
+        bust = -self._p_bust * static[:, mine].T  # [mine, theirs]
         value = hold.copy()
         roll = hold.copy()
         for t in range(size - 1, -1, -1):
@@ -116,7 +115,7 @@ class PigEvaluator(Evaluator):
             value[rows, :, t] = np.where(h > r, h, r)
         turns = {}
         for a in range(w + 1):
-            length = max(w - a, 0) + self._max_gain + 1
+            length = w - a + self._max_gain + 1
             for b in range(w + 1):
                 turns[(a, b)] = (
                     array("d", value[a, b, :length].tobytes()),
