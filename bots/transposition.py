@@ -26,22 +26,33 @@ DEPTH, LOWER, UPPER, MOVE, GENERATION = range(5)
 class TranspositionTable:
     """Dict-backed table with a hard entry limit and a deterministic policy.
 
-    Replacement: a position keeps only its most recent entry; when the table is
-    full, the position stored longest ago is dropped (first in, first out). The
-    leaf store (``leaf_values``, at most ``capacity`` values) is replaced the same way. Each
-    store costs O(1), so a full table never pauses a timed move (a sort-based
+    Replacement: a position keeps only its most recent entry. When the table is
+    full, the entry stored longest ago among the shallow ones goes. The
+    ``deep_share`` of the capacity most recently stored with a remaining depth
+    of at least ``DEEP`` is kept apart from them and joins them, at the back,
+    only when newer deep entries push it out; a shallow entry re-stored deeper
+    meanwhile joins the deep ones instead of going. Shallow entries are many and
+    cheap to recompute; a deep one stands for a large subtree. The leaf store (``leaf_values``, at
+    most ``capacity`` values) is first in, first out. Each store costs O(1)
+    amortised, so a full table never pauses a timed move (a sort-based
     depth-preferred eviction of 100,000 entries took tens of milliseconds), and
     the policy does not depend on Python's randomised string hashing, so node
     counts are reproducible from run to run.
     """
 
-    def __init__(self, capacity: int):
+    DEEP = 2
+
+    def __init__(self, capacity: int, deep_share: float = 0.5):
         if capacity < 1:
             raise ValueError(f"tt_size must be >= 1 for a table, got {capacity}")
+        if not 0 <= deep_share <= 1:
+            raise ValueError(f"deep_share must lie in [0, 1], got {deep_share}")
         self.capacity = int(capacity)
+        self.deep_capacity = int(capacity * deep_share)
         self.generation = 0
         self.entries: dict[Hashable, tuple] = {}
-        self._order: collections.deque = collections.deque()
+        self._shallow_order: collections.deque = collections.deque()
+        self._deep_order: collections.deque = collections.deque()
         self.evictions = 0
         self.leaf_values: dict[Hashable, float] = {}
         self._leaf_order: collections.deque = collections.deque()
@@ -55,7 +66,8 @@ class TranspositionTable:
 
     def clear(self) -> None:
         self.entries.clear()
-        self._order.clear()
+        self._shallow_order.clear()
+        self._deep_order.clear()
         self.leaf_values.clear()
         self._leaf_order.clear()
 
@@ -76,7 +88,28 @@ class TranspositionTable:
         entries = self.entries
         if key not in entries:
             if len(entries) >= self.capacity:
-                del entries[self._order.popleft()]
-                self.evictions += 1
-            self._order.append(key)
+                self._evict()
+            if depth >= self.DEEP and self.deep_capacity:
+                deep = self._deep_order
+                if len(deep) >= self.deep_capacity:
+                    # The oldest deep entry ages on among the shallow ones.
+                    self._shallow_order.append(deep.popleft())
+                deep.append(key)
+            else:
+                self._shallow_order.append(key)
         entries[key] = (depth, lower, upper, move, self.generation)
+
+    def _evict(self) -> None:
+        """Drops one entry: the oldest shallow one, else the oldest deep one."""
+        entries, shallow, deep = self.entries, self._shallow_order, self._deep_order
+        deep_limit, deep_depth = self.deep_capacity, self.DEEP
+        while shallow:
+            key = shallow.popleft()
+            if entries[key][DEPTH] >= deep_depth and len(deep) < deep_limit:
+                deep.append(key)  # re-stored deeper since: it joins the deep entries
+                continue
+            del entries[key]
+            self.evictions += 1
+            return
+        del entries[deep.popleft()]
+        self.evictions += 1

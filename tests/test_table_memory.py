@@ -68,7 +68,7 @@ def test_bytes_per_entry_do_not_grow_with_the_length_of_a_2048_game():
 def test_table_holds_at_most_its_capacity():
     table = TranspositionTable(100)
     for key in range(1_000):
-        table.store(key, 1, 0.0, 0.0, None)
-    assert len(table) == 100 and len(table._order) == 100
+        table.store(key, 1 + key % 3, 0.0, 0.0, None)
+    assert len(table) == 100 and len(table._shallow_order) + len(table._deep_order) == 100
     assert table.get(999) is not None and table.get(0) is None
     assert table.evictions == 900
