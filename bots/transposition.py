@@ -32,8 +32,8 @@ class TranspositionTable:
     of at least ``DEEP`` is kept apart from them and joins them, at the back,
     only when newer deep entries push it out; a shallow entry re-stored deeper
     meanwhile joins the deep ones instead of going. Shallow entries are many and
-    cheap to recompute; a deep one stands for a large subtree. The leaf store (``leaf_values``, at
-    most ``capacity`` values) is first in, first out. Each store costs O(1)
+    cheap to recompute; a deep one stands for a large subtree. The leaf store
+    (``leaf_values``, at most ``capacity`` values) is first in, first out. Each store costs O(1)
     amortised, so a full table never pauses a timed move (a sort-based
     depth-preferred eviction of 100,000 entries took tens of milliseconds), and
     the policy does not depend on Python's randomised string hashing, so node
