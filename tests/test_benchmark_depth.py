@@ -224,3 +224,42 @@ def test_a_proved_search_counts_as_deepest_and_leaves_the_means():
     assert (positions, proved, median, versus) == ("3", "1", "4.5", "2 / 0 of 3")
     assert mean.startswith("4.50")
     assert rows["`expectiminimax`"][2].startswith("4.00")  # position 0 left out
+
+
+def test_equal_time_table_pairs_each_bot_with_every_versus_bot():
+    def record(bot, index, depth_reached):
+        return {
+            "section": "equal_time",
+            "game": "g",
+            "time_limit": 0.1,
+            "index": index,
+            "bot": bot,
+            "depth": depth_reached,
+            "proved": False,
+            "nodes": 10,
+            "wall": 0.1,
+        }
+
+    depths = {"expectiminimax": [2, 2, 3], "star2": [3, 2, 3], "chanceprobcut": [3, 3, 2]}
+    records = [record(bot, i, d) for bot, row in depths.items() for i, d in enumerate(row)]
+    lines = depth.equal_time_table(records, ["expectiminimax", "star2"]).splitlines()
+    assert "deeper / shallower than expectiminimax | deeper / shallower than star2 |" in lines[0]
+    assert lines[1].count("|") == lines[0].count("|")
+    rows = {
+        line.split("|")[3].strip(): [c.strip() for c in line.split("|")[8:10]] for line in lines[2:]
+    }
+    assert rows["`chanceprobcut`"] == ["2 / 1 of 3", "1 / 1 of 3"]
+    assert rows["`star2`"] == ["1 / 0 of 3", "-"]
+    assert rows["`expectiminimax`"] == ["-", "0 / 1 of 3"]
+
+
+def test_versus_must_name_a_bot_of_the_run(tmp_path):
+    done = _depth_cli(
+        "--sections=equal_time",
+        "--bots=expectiminimax,star2",
+        "--versus=star2,chanceprobcut",
+        f"--out={tmp_path / 'v'}",
+    )
+    assert done.returncode == 2
+    assert "--versus chanceprobcut is not among --bots (expectiminimax, star2)" in done.stderr
+    assert not os.path.exists(tmp_path / "v")

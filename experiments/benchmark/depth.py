@@ -118,6 +118,14 @@ _define.string(
     "bots", ",".join(DEFAULT_BOTS), "Equal-time depth: search bot specs, as --algorithms."
 )
 _define.list("time_limits", ["0.2", "1.0"], "Equal-time depth: seconds per move.")
+_define.string(
+    "versus",
+    REFERENCE,
+    "Equal-time depth: the bots (specs as in --bots) each bot's depth is paired with, "
+    "position by position, one 'deeper / shallower' column each; e.g. "
+    "'expectiminimax,star2' to compare chanceprobcut with star2 too. Only the summary "
+    "changes: rerunning a finished folder with another --versus searches nothing again.",
+)
 _define.integer(
     "positions", None, "Positions per game (default 8 and 100 per section).", lower_bound=1
 )
@@ -412,8 +420,10 @@ def _per_node(rows: Sequence[dict[str, Any]]) -> float:
     return sum(r["cpu"] for r in rows) / nodes if nodes else math.nan
 
 
-def equal_time_table(records: Sequence[dict[str, Any]]) -> str:
-    """Completed depth per game, time limit and bot.
+def equal_time_table(
+    records: Sequence[dict[str, Any]], versus: Sequence[str] = (REFERENCE,)
+) -> str:
+    """Completed depth per game, time limit and bot, paired with each bot of ``versus``.
 
     A search that proved its value (a forced result found, or the game's end in
     reach) stops at whatever depth it proved it, which says nothing about how deep
@@ -429,13 +439,13 @@ def equal_time_table(records: Sequence[dict[str, Any]]) -> str:
     for r in records:
         if r.get("section") == "equal_time" and not r.get("error"):
             groups[(r["game"], r["time_limit"])][r["bot"]][r["index"]] = r
+    header = "".join(f" deeper / shallower than {other} |" for other in versus)
     lines = [
-        "| game | s/move | bot | positions | proved | depth mean ± s.e. | median | deeper / "
-        "shallower than expectiminimax | nodes per move | worst move s |",
-        "|---|---:|---|---:|---:|---|---:|---|---:|---:|",
+        "| game | s/move | bot | positions | proved | depth mean ± s.e. | median |"
+        f"{header} nodes per move | worst move s |",
+        "|---|---:|---|---:|---:|---|---:|" + "---|" * len(versus) + "---:|---:|",
     ]
     for (game, limit), by_bot in sorted(groups.items()):
-        reference = by_bot.get(REFERENCE, {})
         proved_anywhere = {
             i for runs in by_bot.values() for i, r in runs.items() if r.get("proved")
         }
@@ -445,24 +455,27 @@ def equal_time_table(records: Sequence[dict[str, Any]]) -> str:
             mean = statistics.fmean(depths) if depths else math.nan
             error = statistics.stdev(depths) / math.sqrt(len(depths)) if len(depths) > 1 else 0
             median = f"{statistics.median(depths):g}" if depths else "-"
-            versus = "-"
-            if bot != REFERENCE and reference:
-                paired = [
-                    (_effective_depth(runs[i]), _effective_depth(reference[i]))
-                    for i in runs
-                    if i in reference
-                ]
-                deeper = sum(a > b for a, b in paired)
-                shallower = sum(a < b for a, b in paired)
-                versus = f"{deeper} / {shallower} of {len(paired)}"
+            paired = "".join(
+                f" {_versus(runs, by_bot.get(other), bot == other)} |" for other in versus
+            )
             proved = sum(1 for r in runs.values() if r.get("proved"))
             nodes = statistics.fmean(r["nodes"] for r in runs.values())
             worst = max(r["wall"] for r in runs.values())
             lines.append(
                 f"| {game} | {limit:g} | `{bot}` | {len(runs)} | {proved} | {mean:.2f} ± "
-                f"{error:.2f} | {median} | {versus} | {nodes:,.0f} | {worst:.3f} |"
+                f"{error:.2f} | {median} |{paired} {nodes:,.0f} | {worst:.3f} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _versus(runs: dict[int, dict], other: dict[int, dict] | None, same: bool) -> str:
+    """'deeper / shallower of paired positions' against another bot's runs."""
+    if same or not other:
+        return "-"
+    paired = [(_effective_depth(runs[i]), _effective_depth(other[i])) for i in runs if i in other]
+    deeper = sum(a > b for a, b in paired)
+    shallower = sum(a < b for a, b in paired)
+    return f"{deeper} / {shallower} of {len(paired)}"
 
 
 def _effective_depth(record: dict[str, Any]) -> float:
@@ -470,7 +483,9 @@ def _effective_depth(record: dict[str, Any]) -> float:
     return math.inf if record.get("proved") else record["depth"]
 
 
-def summary(records: Sequence[dict[str, Any]], command: str) -> str:
+def summary(
+    records: Sequence[dict[str, Any]], command: str, versus: Sequence[str] = (REFERENCE,)
+) -> str:
     errors = [r for r in records if r.get("error")]
     text = "# Depth at equal time\n\n"
     if any(r.get("section") == "time_to_depth" for r in records):
@@ -478,20 +493,25 @@ def summary(records: Sequence[dict[str, Any]], command: str) -> str:
         text += time_to_depth_table(records) + "\n"
     if any(r.get("section") == "equal_time" for r in records):
         text += "## Equal-time depth (deepest completed iteration of one move)\n\n"
-        text += equal_time_table(records) + "\n"
+        text += equal_time_table(records, versus) + "\n"
     if errors:
         text += f"{len(errors)} task(s) failed; see the records (rerun with --rerun_errors).\n\n"
     return text + f"Command: `{command}`\n"
 
 
-def run(settings: dict[str, Any], out: str, options: runner.RunnerOptions) -> str:
+def run(
+    settings: dict[str, Any],
+    out: str,
+    options: runner.RunnerOptions,
+    versus: Sequence[str] = (REFERENCE,),
+) -> str:
     tasks = build_tasks(settings)
     config = {key: value for key, value in settings.items()}
     with results.ResultsFolder(out, config, records_file=RECORDS_FILE) as folder:
         runner.run_missing(run_task, tasks, folder, options, unit="searches")
         records = folder.records()
     command = "python -m experiments.benchmark.depth " + " ".join(sys.argv[1:])
-    text = summary(records, command)
+    text = summary(records, command, versus)
     results.write_atomic(f"{out}/summary.md", text)
     return text
 
@@ -571,7 +591,13 @@ def main(argv: Sequence[str]) -> None:
         flags.fail(f"unexpected arguments: {' '.join(argv[1:])}")
     try:
         settings = settings_from_flags()
-        print(run(settings, FLAGS.out, flags.runner_options(FLAGS)))
+        versus = _specs(FLAGS.versus)
+        missing = [v for v in versus if v not in settings["bots"]]
+        if missing and FLAGS["versus"].present and "equal_time" in settings["sections"]:
+            raise ValueError(
+                f"--versus {', '.join(missing)} is not among --bots ({', '.join(settings['bots'])})"
+            )
+        print(run(settings, FLAGS.out, flags.runner_options(FLAGS), versus))
     except ValueError as error:
         flags.fail(str(error))
 
