@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -165,3 +166,41 @@ def test_rerun_errors_replaces_error_records_and_keeps_the_rest(tmp_path):
     with results.ResultsFolder(str(tmp_path), {"n": 2}) as folder:
         assert runner.run_missing(runner_tasks.square, tasks(2), folder, rerun).ran == 0
     assert (plain.ran, again.ran) == (0, 2)
+
+
+UNGUARDED_SCRIPT = """
+import sys
+import runner_tasks
+from experiments.common import results, runner
+from experiments.common.runner import RunnerOptions, Task
+
+tasks = [Task(f"t{i}", {"x": i, "seed": i}) for i in range(6)]
+with results.ResultsFolder(sys.argv[1], {"n": 6}) as folder:
+    runner.run_missing(runner_tasks.square, tasks, folder, RunnerOptions(workers=2, progress=False))
+print("finished")
+"""
+
+
+def test_a_script_without_a_main_guard_stops_with_an_error_that_says_so(tmp_path):
+    script = tmp_path / "unguarded.py"
+    script.write_text(UNGUARDED_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests")]))
+    command = [sys.executable, str(script), str(tmp_path / "out")]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "finished" not in done.stdout
+    last = done.stderr.strip().splitlines()[-1]
+    assert "worker processes die while starting up" in last
+    assert 'under `if __name__ == "__main__":`' in last
+    # The workers name the cause too, instead of tripping over the parent's folder lock,
+    # and no task is retried: a fresh worker would die the same way.
+    assert "a run was started while a worker process was starting up" in done.stderr
+    assert "is in use by a live run" not in done.stderr and "retrying" not in done.stderr
+    assert (tmp_path / "out" / "records.jsonl").read_text() == ""
+
+
+def test_a_run_is_refused_inside_a_starting_worker(monkeypatch):
+    monkeypatch.setattr(multiprocessing.current_process(), "_inheriting", True, raising=False)
+    with pytest.raises(runner.RunnerError, match="while a worker process was starting up"):
+        collect(runner_tasks.square, tasks(2))
+    with pytest.raises(runner.RunnerError, match="__main__"):
+        results.ResultsFolder("unused", {})

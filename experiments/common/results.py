@@ -31,6 +31,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from experiments.common.runner import check_not_bootstrapping
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -240,6 +242,7 @@ class ResultsFolder:
         extra: dict | None = None,
         lock: bool = True,
     ):
+        check_not_bootstrapping()  # before the lock, which the parent run holds
         self.out = out
         self.key = key
         self.config = json_roundtrip(config)

@@ -42,6 +42,23 @@ RAY_MISSING = (
 TaskFunction = Callable[[Any], dict]
 ErrorRecord = Callable[["Task", str], dict]
 
+_READY = "ready"  # a worker's first message: it started, so later deaths are the task's
+UNGUARDED_MAIN = (
+    "Most often this is a script that calls the runner (or an experiment's run()) at its "
+    "top level: every worker process imports the main script again (multiprocessing's "
+    "forkserver and spawn start methods) and so runs the experiment a second time. Put the "
+    'script\'s code under `if __name__ == "__main__":`, or use one worker.'
+)
+
+
+def check_not_bootstrapping() -> None:
+    """Refuses to start a run inside a worker process that is still importing the main script."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise RunnerError(
+            "a run was started while a worker process was starting up, before it ran any "
+            "task. " + UNGUARDED_MAIN
+        )
+
 
 class RunnerError(RuntimeError):
     """The runner itself cannot run (a bad option, Ray missing or unreachable)."""
@@ -156,6 +173,7 @@ def call_task(
 
 def _worker_main(conn: multiprocessing.connection.Connection, fn: TaskFunction) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    conn.send(_READY)
     while True:
         try:
             message = conn.recv()
@@ -187,6 +205,7 @@ class _Outcome:
         self.on_record = on_record
         self.error_record = error_record
         self.deaths: collections.Counter[str] = collections.Counter()
+        self.workers_started = 0  # worker processes that reached the task loop
 
     def finished(self, task: Task, result: tuple[bool, Any]) -> None:
         ok, value = result
@@ -240,6 +259,7 @@ def execute(
     `error_record(task, message)` adds fields (e.g. the task's parameters) to
     the record of a task that failed; the runner sets "id" and "error".
     """
+    check_not_bootstrapping()
     ids = [t.id for t in tasks]
     if len(set(ids)) != len(ids):
         dup = next(i for i in ids if ids.count(i) > 1)
@@ -274,6 +294,7 @@ class _Worker:
         child.close()
         self.task: Task | None = None
         self.started = 0.0
+        self.ready = False
 
     def give(self, task: Task, timeout: float | None) -> None:
         self.task, self.started = task, time.monotonic()
@@ -347,8 +368,13 @@ def _collect(
     assert task is not None
     result = None
     try:
-        if worker.conn.poll():
-            result = worker.conn.recv()
+        while result is None and worker.conn.poll():
+            message = worker.conn.recv()
+            if message == _READY:
+                worker.ready = True
+                outcome.workers_started += 1
+            else:
+                result = message
     except (EOFError, OSError):
         result = None
     if result is not None:
@@ -358,6 +384,12 @@ def _collect(
         worker.task = None
         how = worker.death()
         worker.kill()
+        if not worker.ready and not outcome.workers_started:
+            # Nothing has run, and a fresh worker would die the same way: stop here.
+            raise RunnerError(
+                f"worker processes die while starting up ({how}), before running any task, "
+                f"so the run stops; the worker's own error is printed above. " + UNGUARDED_MAIN
+            )
         if outcome.died(task, how):
             pending.appendleft(task)
     elif timeout is not None and time.monotonic() - worker.started > hard_limit(timeout):
