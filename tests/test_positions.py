@@ -81,3 +81,19 @@ def test_bad_arguments_are_clear_errors(kwargs, message):
 def test_a_range_the_game_cannot_reach_says_so():
     with pytest.raises(ValueError, match="lower the range of plies"):
         sample_position(load_game("tic_tac_toe"), 0, 0, (10, 12))
+
+
+@pytest.mark.parametrize("game_string", ["einstein_wurfelt_nicht", "backgammon"])
+def test_chance_positions_come_after_the_first_decision(game_string):
+    # The chance nodes before it (einstein's 720-outcome set-up, backgammon's opening
+    # roll) are never inside a search, and einstein's set-up would take minutes to search.
+    game = load_game(game_string)
+    for state in sample_positions(game, 40, 0, (0, 30), kind="chance"):
+        assert state.is_chance_node()
+        replay = game.new_initial_state()
+        decisions = 0
+        for action in state.history():
+            decisions += int(not replay.is_chance_node())
+            replay.apply_action(action)
+        assert decisions >= 1
+        assert len(state.chance_outcomes()) < 720

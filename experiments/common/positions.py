@@ -43,7 +43,10 @@ def sample_position(
 
     kind="decision": the first decision node once the drawn number of decision
     moves has been played; kind="chance": the first chance node from then on
-    (one with at least one non-terminal outcome). `player` and
+    (one with at least one non-terminal outcome) and after the game's first
+    decision, since a search, which starts at a decision node, never meets the
+    chance nodes before it (einstein's set-up, 720 outcomes each of whose
+    subtrees is a second set-up; backgammon's opening roll). `player` and
     `min_legal_actions` keep playing random moves until that player is to move
     with that many legal moves (decision positions only).
     """
@@ -56,7 +59,11 @@ def sample_position(
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
-                if kind == "chance" and moves >= target and _has_live_outcome(state, outcomes):
+                if (
+                    kind == "chance"
+                    and moves >= max(target, 1)
+                    and _has_live_outcome(state, outcomes)
+                ):
                     return state
                 actions, probs = zip(*outcomes)
                 state.apply_action(rng.choices(actions, probs)[0])

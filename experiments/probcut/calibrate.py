@@ -6,7 +6,8 @@ r"""ChanceProbCut calibration: fits v_deep ~ a * v_shallow + b (residual sigma).
 Chance nodes come from the project's one seeded position sampler
 (experiments.common.positions, kind="chance"): position i is the first chance
 node with a non-terminal outcome after a random number of random decision moves
-in --plies, and depends only on (--seed, i). Each position is one task of the
+in --plies (and after the game's first decision: no search meets the chance nodes
+before it), and depends only on (--seed, i). Each position is one task of the
 shared runner (--workers, --executor=ray, resume), so the records are the same
 whatever the backend and the number of workers. For every (up to --max_outcomes) non-terminal
 outcome child c of a kept chance node, exact Star2 values search(c, k) are
