@@ -22,7 +22,12 @@ from bots.calibration import (
 )
 from bots.search import search
 from experiments.common.runner import RunnerOptions
-from experiments.probcut.calibrate import collect_pairs, fit_probcut_model, run
+from experiments.probcut.calibrate import (
+    calibration_command,
+    collect_pairs,
+    fit_probcut_model,
+    run,
+)
 
 COMMAND = "python -m experiments.probcut.calibrate"
 
@@ -232,6 +237,11 @@ def test_calibration_tool_end_to_end(tmp_path):
     assert [(m["depth"], m["reduction"]) for m in data["models"]] == [(2, 1)]
     assert data["symmetrized"] and abs(data["models"][0]["b"]) < 1e-12
     assert data["positions"] == 3
+    # The recorded command reproduces the sample: every setting that changes it is named.
+    assert data["command"] == (
+        "python -m experiments.probcut.calibrate --game='pig' --depths=2 --reduction=1 "
+        "--positions=3 --seed=1 --plies=0-30 --max_outcomes=3"
+    )
     first = out.joinpath("positions.jsonl").read_text().splitlines()
     # Resuming with more positions keeps the first records and extends the same sample.
     again = run("pig", positions=4, **kwargs)
@@ -298,3 +308,23 @@ def test_calibration_records_do_not_depend_on_the_number_of_workers(tmp_path):
     one = _without_timing(tmp_path / "one" / "positions.jsonl")
     two = _without_timing(tmp_path / "two" / "positions.jsonl")
     assert len(one) == 4 and one == two
+
+
+def test_calibration_command_names_every_setting_that_changes_the_fit():
+    command = calibration_command(
+        "dice(n=4,k=3)",
+        [2, 3],
+        [1, 2],
+        10,
+        5,
+        (2, 20),
+        evaluator="fallback",
+        player=1,
+        max_outcomes=0,
+        symmetrize=False,
+    )
+    assert command == (
+        "python -m experiments.probcut.calibrate --game='dice(n=4,k=3)' --depths=2,3 "
+        "--reduction=1,2 --positions=10 --seed=5 --plies=2-20 --evaluator=fallback --player=1 "
+        "--nosymmetrize"
+    )

@@ -382,6 +382,37 @@ def _summary(data: dict, records: Sequence[dict]) -> str:
     return "\n".join(lines)
 
 
+def calibration_command(
+    game_string: str,
+    depths: Sequence[int],
+    reductions: Sequence[int],
+    positions: int,
+    seed: int,
+    plies: tuple[int, int],
+    *,
+    evaluator: str,
+    player: int,
+    max_outcomes: int,
+    symmetrize: bool,
+) -> str:
+    """The command that samples and fits the same calibration (every setting that changes it;
+    not --tt_size: Star2's values are exact whatever the table's size)."""
+    command = (
+        f"python -m experiments.probcut.calibrate --game='{game_string}' "
+        f"--depths={','.join(map(str, depths))} --reduction={','.join(map(str, reductions))} "
+        f"--positions={positions} --seed={seed} --plies={plies[0]}-{plies[1]}"
+    )
+    if max_outcomes:
+        command += f" --max_outcomes={max_outcomes}"
+    if evaluator != "default":
+        command += f" --evaluator={evaluator}"
+    if player:
+        command += f" --player={player}"
+    if not symmetrize:
+        command += " --nosymmetrize"
+    return command
+
+
 def run(
     game_string: str,
     depths: Sequence[int],
@@ -463,10 +494,17 @@ def run(
     if not records:
         raise ValueError(f"no position was measured ({failed} failed): see {out}")
     fits = fit_models(records, combos, symmetrize=symmetrize, player=player)
-    command = (
-        f"python -m experiments.probcut.calibrate --game='{game_string}' "
-        f"--depths={','.join(map(str, depths))} --reduction={','.join(map(str, reductions))} "
-        f"--positions={positions} --seed={seed} --plies={plies[0]}-{plies[1]}"
+    command = calibration_command(
+        game_string,
+        depths,
+        reductions,
+        positions,
+        seed,
+        plies,
+        evaluator=evaluator,
+        player=player,
+        max_outcomes=max_outcomes,
+        symmetrize=symmetrize,
     )
     data = {
         "game": canonical,
