@@ -29,7 +29,8 @@ import dataclasses
 import gc
 import math
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from itertools import repeat
 from operator import mul
 from types import TracebackType
 from typing import Any, NamedTuple, cast
@@ -244,8 +245,9 @@ class Searcher:
         self._custom_key = key_fn
         self._state_key = key_fn or default_key_function(game)
         self.key_fn = self._state_key
-        self.history_heuristic: dict[int, int] = {}
-        self._num_actions = game.num_distinct_actions()
+        # History heuristic: per player, minus the score of each action.
+        self._history_order = [[0] * game.num_distinct_actions() for _ in range(game.num_players())]
+        self._history_rewarded = False
         self.deadline: float | None = None
         self._abandoned: TracebackType | None = None
         self._convert_leaves = False
@@ -378,10 +380,9 @@ class Searcher:
         actions = node.legal_actions()
         if not self.move_ordering:
             return actions
-        if depth >= self.history_min_depth and len(actions) > 1 and self.history_heuristic:
-            offset = player * self._num_actions
-            scores = self.history_heuristic
-            actions = sorted(actions, key=lambda a: -scores.get(offset + a, 0))
+        if depth >= self.history_min_depth and len(actions) > 1 and self._history_rewarded:
+            # Negated scores in a list: a C-level sort key, ties in legal order.
+            actions = sorted(actions, key=self._history_order[player].__getitem__)
         if tt_move is not None and len(actions) > 1 and tt_move in actions:
             actions = [tt_move] + [a for a in actions if a != tt_move]
         elif self.static_ordering and depth >= 2 and len(actions) > 1:
@@ -403,9 +404,8 @@ class Searcher:
         return sorted(actions, key=values.__getitem__)
 
     def _reward_move(self, player: int, action: int, depth: int) -> None:
-        key = player * self._num_actions + action
-        scores = self.history_heuristic
-        scores[key] = scores.get(key, 0) + depth * depth
+        self._history_order[player][action] -= depth * depth
+        self._history_rewarded = True
 
     # ------------------------------------------------------------------- root
 
@@ -477,12 +477,16 @@ class Searcher:
         if not self._cache_leaves or table is None:
             return self._evaluate(node)
         key = self.key_fn(node)
-        value = table.leaf_values.get(key)
+        leaf_values = table.leaf_values
+        value = leaf_values.get(key)
         if value is not None:
             self.tt_hits += 1
             return value
         value = self._evaluate(node)
-        table.store_leaf(key, value)
+        if len(leaf_values) >= table.capacity:  # table.store_leaf, inlined
+            del leaf_values[table.leaf_order.popleft()]
+        leaf_values[key] = value
+        table.leaf_order.append(key)
         return value
 
     def _decision(
@@ -850,7 +854,10 @@ class Searcher:
             kinds = self._probe_kinds(children, lo, hi, exact)
             drop = sum(probs[i] * (hi[i] - lo[i]) for i in range(count) if kinds[i] < 0)
             rise = sum(probs[i] * (hi[i] - lo[i]) for i in range(count) if kinds[i] > 0)
-        if rounds == 1 or self.probing == "sequential":
+        schedule: Iterable[tuple[int, int]]
+        if rounds == 1:
+            schedule = zip(repeat(0, count), range(count))
+        elif self.probing == "sequential":
             schedule = ((rank, i) for i in range(count) for rank in range(rounds))
         else:
             schedule = ((rank, i) for rank in range(rounds) for i in range(count))

@@ -261,6 +261,17 @@ class PositionEvaluator:
         v = self.value(pos)
         return [v, -v]
 
+    def player_value(self, state, player: int) -> float:
+        """``evaluate(state)[player]`` as a float: the search's per-leaf fast path.
+
+        A bare position of this game skips the state check and the list.
+        """
+        pos = state if type(state) is self.position_type else as_position(state, self.position_type)
+        if pos.is_terminal():
+            return float(pos.returns()[player])
+        v = self.value(pos)
+        return -v if player == 1 else v
+
     def prior(self, state) -> list[tuple[int, float]]:
         pos = as_position(state, self.position_type)
         if pos.is_chance_node():
