@@ -29,7 +29,7 @@ import dataclasses
 import gc
 import math
 import time
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from itertools import repeat
 from operator import mul
 from types import TracebackType
@@ -55,6 +55,7 @@ PROBING_ORDERS = ("cyclic", "sequential")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 INF = math.inf
 _TIME_CHECK_INTERVAL = 64
+_new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
 
 STAT_KEYS = (
     "nodes",
@@ -121,6 +122,7 @@ class ProbedChild:
     moves: list[ProbedMove]
     minimizing: bool
     key: Hashable = None  # the child's table key, computed once for probe and search
+    reused: int = 0  # probed moves the full search has consumed
 
 
 @dataclasses.dataclass(frozen=True)
@@ -512,15 +514,23 @@ class Searcher:
         alpha0, beta0 = alpha, beta
         if probed is None:
             actions = self._ordered_actions(node, player, depth, tt_move)
+            reusable = 0
         else:
             actions = probed.ordered  # the probed moves come first, in probing order
+            reusable = len(probed.moves)
         best_action = actions[0]
-        search = self._search if probed is None else self._search_or_reuse(probed)
+        search = self._search
         child_depth = depth - 1
         if player == self.player:
             best = -INF
             for action in actions:
-                value = search(node.child(action), child_depth, alpha, beta)
+                if reusable:
+                    value = self._reuse_probe(
+                        cast(ProbedChild, probed), node, action, child_depth, alpha, beta
+                    )
+                    reusable -= 1
+                else:
+                    value = search(node.child(action), child_depth, alpha, beta)
                 if value > best:
                     best, best_action = value, action
                     if value >= beta:
@@ -531,7 +541,13 @@ class Searcher:
         else:
             best = INF
             for action in actions:
-                value = search(node.child(action), child_depth, alpha, beta)
+                if reusable:
+                    value = self._reuse_probe(
+                        cast(ProbedChild, probed), node, action, child_depth, alpha, beta
+                    )
+                    reusable -= 1
+                else:
+                    value = search(node.child(action), child_depth, alpha, beta)
                 if value < best:
                     best, best_action = value, action
                     if value <= alpha:
@@ -545,25 +561,28 @@ class Searcher:
             self._store(table, key, depth, best, alpha0, beta0, best_action)
         return best
 
-    def _search_or_reuse(self, probed: ProbedChild) -> Callable[..., float]:
-        """A search function that answers the probed successors from their probes.
+    def _reuse_probe(
+        self,
+        probed: ProbedChild,
+        node: SearchNode,
+        action: int,
+        depth: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """A probed move's value: its probe's, where that decides the window the way a
+        fresh search would (exact inside its own window, or a bound on the side the
+        new window needs), else a fresh search.
 
-        The search walks ``probed.ordered``, whose first moves are the probed
-        ones in probing order, so the n-th call is the n-th probed move. A probe's
-        fail-soft result is reused when it decides the new window the same way a
-        fresh search would: exact inside its own window, or a bound on the side
-        the new window needs.
+        The full search walks ``probed.ordered``, whose first moves are the probed
+        ones in probing order, so the n-th call answers the n-th probed move.
         """
-        pending = iter(probed.moves)
-
-        def search(child: SearchNode, depth: int, alpha: float, beta: float) -> float:
-            move = next(pending, None)
-            if move is not None and move.decides(alpha, beta):
-                self.probe_reuses += 1
-                return move.value
-            return self._search(child, depth, alpha, beta)
-
-        return search
+        move = probed.moves[probed.reused]
+        probed.reused += 1
+        if move.decides(alpha, beta):
+            self.probe_reuses += 1
+            return move.value
+        return self._search(node.child(action), depth, alpha, beta)
 
     def _entry_decides(self, entry_depth: int, depth: int) -> bool:
         """Whether an entry searched to ``entry_depth`` may bound a search to ``depth``."""
@@ -902,7 +921,7 @@ class Searcher:
                     if window_low >= hi[i]:
                         continue
                     value = self._search(child.child(action), depth - 1, window_low, hi[i])
-                    record.moves.append(ProbedMove(action, value, window_low, hi[i]))
+                    record.moves.append(_new_tuple(ProbedMove, (action, value, window_low, hi[i])))
                     if value < hi[i]:
                         sum_hi -= prob * (hi[i] - value)
                         hi[i] = value
@@ -915,7 +934,7 @@ class Searcher:
                     if window_high <= lo[i]:
                         continue
                     value = self._search(child.child(action), depth - 1, lo[i], window_high)
-                    record.moves.append(ProbedMove(action, value, lo[i], window_high))
+                    record.moves.append(_new_tuple(ProbedMove, (action, value, lo[i], window_high)))
                     if value > lo[i]:
                         sum_lo += prob * (value - lo[i])
                         lo[i] = value
