@@ -386,7 +386,10 @@ class Searcher:
             # Negated scores in a list: a C-level sort key, ties in legal order.
             actions = sorted(actions, key=self._history_order[player].__getitem__)
         if tt_move is not None and len(actions) > 1 and tt_move in actions:
-            actions = [tt_move] + [a for a in actions if a != tt_move]
+            if actions[0] != tt_move:
+                actions = list(actions)  # a game may hand out a cached tuple
+                actions.remove(tt_move)
+                actions.insert(0, tt_move)
         elif self.static_ordering and depth >= 2 and len(actions) > 1:
             actions = self._statically_ordered(node, player, actions)
         return actions
@@ -880,6 +883,8 @@ class Searcher:
             schedule = ((rank, i) for i in range(count) for rank in range(rounds))
         else:
             schedule = ((rank, i) for rank in range(rounds) for i in range(count))
+        search = self._search
+        child_depth = depth - 1
         nodes_before = self.nodes
         self._probe_level += 1
         try:
@@ -916,27 +921,29 @@ class Searcher:
                 action = record.ordered[rank]
                 prob = probs[i]
                 if record.minimizing:
-                    lower_cut = (alpha - (sum_hi - prob * hi[i]) + 0.5 * tol_low) / prob
+                    hi_i = hi[i]
+                    lower_cut = (alpha - (sum_hi - prob * hi_i) + 0.5 * tol_low) / prob
                     window_low = lower_cut if lower_cut > lo[i] else lo[i]
-                    if window_low >= hi[i]:
+                    if window_low >= hi_i:
                         continue
-                    value = self._search(child.child(action), depth - 1, window_low, hi[i])
-                    record.moves.append(_new_tuple(ProbedMove, (action, value, window_low, hi[i])))
-                    if value < hi[i]:
-                        sum_hi -= prob * (hi[i] - value)
+                    value = search(child.child(action), child_depth, window_low, hi_i)
+                    record.moves.append(_new_tuple(ProbedMove, (action, value, window_low, hi_i)))
+                    if value < hi_i:
+                        sum_hi -= prob * (hi_i - value)
                         hi[i] = value
                         if sum_hi <= alpha + tol_low:
                             self.cutoffs_star2_probe += 1
                             return sum_hi if sum_hi < alpha else alpha
                 else:
-                    upper_cut = (beta - (sum_lo - prob * lo[i]) - 0.5 * tol_high) / prob
+                    lo_i = lo[i]
+                    upper_cut = (beta - (sum_lo - prob * lo_i) - 0.5 * tol_high) / prob
                     window_high = upper_cut if upper_cut < hi[i] else hi[i]
-                    if window_high <= lo[i]:
+                    if window_high <= lo_i:
                         continue
-                    value = self._search(child.child(action), depth - 1, lo[i], window_high)
-                    record.moves.append(_new_tuple(ProbedMove, (action, value, lo[i], window_high)))
-                    if value > lo[i]:
-                        sum_lo += prob * (value - lo[i])
+                    value = search(child.child(action), child_depth, lo_i, window_high)
+                    record.moves.append(_new_tuple(ProbedMove, (action, value, lo_i, window_high)))
+                    if value > lo_i:
+                        sum_lo += prob * (value - lo_i)
                         lo[i] = value
                         if sum_lo >= beta - tol_high:
                             self.cutoffs_star2_probe += 1
