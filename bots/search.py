@@ -255,6 +255,7 @@ class Searcher:
         self._convert_leaves = False
         self._cache_leaves = False
         self._lookup_children = False
+        self._key_is_node = False
         self.reset_stats()
 
     # ----------------------------------------------------------------- public
@@ -324,6 +325,8 @@ class Searcher:
                 node = HistoryDigestNode.root(state)
                 key_fn = digest_key
         self.key_fn = key_fn
+        # A custom game's position is its own key: no call per lookup.
+        self._key_is_node = key_fn is position_key
         # History keys and their digests only meet again on the same path, so
         # leaf values and chance children are not worth a table lookup there.
         self._lookup_children = key_fn is not history_key and key_fn is not digest_key
@@ -481,7 +484,7 @@ class Searcher:
         table = self.table
         if not self._cache_leaves or table is None:
             return self._evaluate(node)
-        key = self.key_fn(node)
+        key: Hashable = node if self._key_is_node else self.key_fn(node)  # type: ignore[assignment]
         leaf_values = table.leaf_values
         value = leaf_values.get(key)
         if value is not None:
@@ -505,8 +508,12 @@ class Searcher:
     ) -> float:
         table = self.table
         tt_move = None
+        key: Hashable = None
         if table is not None:
-            key = probed.key if probed is not None and probed.key is not None else self.key_fn(node)
+            if probed is not None and probed.key is not None:
+                key = probed.key
+            else:
+                key = node if self._key_is_node else self.key_fn(node)  # type: ignore[assignment]
             entry = table.entries.get(key)
             if entry is not None:
                 tt_move = entry[MOVE]
@@ -635,7 +642,7 @@ class Searcher:
 
         table = self.table
         if table is not None:
-            key = self.key_fn(node)
+            key: Hashable = node if self._key_is_node else self.key_fn(node)  # type: ignore[assignment]
             entry = table.entries.get(key)
             if entry is not None and self._entry_decides(entry[DEPTH], depth):
                 cutoff = self._table_cutoff(entry, alpha, beta)
@@ -800,6 +807,7 @@ class Searcher:
         """
         exact = [False] * len(children)
         key_fn = self.key_fn
+        key_is_node = self._key_is_node
         # With history keys the children of a fresh chance node rarely have an
         # entry yet: a lookup costs more than it finds.
         table = self.table if self._lookup_children else None
@@ -815,7 +823,7 @@ class Searcher:
                 lo[i] = hi[i] = self._terminal_value(child)
                 exact[i] = True
             elif table is not None:
-                key = keys[i] = key_fn(child)  # type: ignore[index]
+                key = keys[i] = child if key_is_node else key_fn(child)  # type: ignore[index]
                 entry = table.entries.get(key)
                 if entry is not None and (
                     entry[DEPTH] == depth or entry[DEPTH] > depth and self.deeper_cutoffs
