@@ -31,7 +31,7 @@ import math
 import time
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import repeat
-from operator import mul
+from operator import itemgetter, mul
 from types import TracebackType
 from typing import Any, NamedTuple, cast
 
@@ -632,7 +632,8 @@ class Searcher:
     def _chance(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
         outcomes = node.chance_outcomes()
         if self.move_ordering and len(outcomes) > 1:
-            outcomes = sorted(outcomes, key=lambda item: -item[1])
+            # Most likely first; reverse keeps equal probabilities in the game's order.
+            outcomes = sorted(outcomes, key=itemgetter(1), reverse=True)
         if not self.chance_pruning:
             search = self._search
             total = 0.0
@@ -674,6 +675,9 @@ class Searcher:
             [None] * count if self.probing_factor > 0 and self.reuse_probes else None
         )
         proven: tuple[list, list] | None = None  # bounds before ChanceProbCut narrowed them
+        # Rounding slack for comparing probability-weighted sums with the window.
+        tol_low = _tolerance(alpha)
+        tol_high = _tolerance(beta)
 
         if children is not None:
             exact, keys = self._known_child_bounds(children, depth, lo, hi)
@@ -689,7 +693,9 @@ class Searcher:
                 if cut is not None:
                     return cut
             if self.probing_factor > 0:
-                cut = self._probe(children, probs, depth, alpha, beta, lo, hi, exact, probes, keys)
+                cut = self._probe(
+                    children, probs, depth, alpha, beta, lo, hi, exact, probes, keys, tol_low, tol_high
+                )
                 if cut is not None:
                     return cut
 
@@ -698,8 +704,6 @@ class Searcher:
         # with a tolerance for rounding (1/6 is not exact in binary, and Ballard's
         # ties must cut), and the bound returned is clamped to the window so a
         # parent never mistakes it for an exact value.
-        tol_low = _tolerance(alpha)
-        tol_high = _tolerance(beta)
         later_hi = sum(map(mul, probs, hi))
         later_lo = sum(map(mul, probs, lo))
         done = 0.0
@@ -845,7 +849,9 @@ class Searcher:
         hi: list[float],
         exact: list[bool],
         probes: list[ProbedChild | None] | None,
-        keys: list | None = None,
+        keys: list | None,
+        tol_low: float,
+        tol_high: float,
     ) -> float | None:
         """Star2's probing phase, and Ballard's Star2.5 for a probing factor k > 1.
 
@@ -866,8 +872,6 @@ class Searcher:
         """
         sum_hi = sum(map(mul, probs, hi))
         sum_lo = sum(map(mul, probs, lo))
-        tol_low = _tolerance(alpha)
-        tol_high = _tolerance(beta)
         if sum_hi <= alpha + tol_low:
             self.cutoffs_star2_probe += 1
             return sum_hi if sum_hi < alpha else alpha
