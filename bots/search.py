@@ -694,7 +694,18 @@ class Searcher:
                     return cut
             if self.probing_factor > 0:
                 cut = self._probe(
-                    children, probs, depth, alpha, beta, lo, hi, exact, probes, keys, tol_low, tol_high
+                    children,
+                    probs,
+                    depth,
+                    alpha,
+                    beta,
+                    lo,
+                    hi,
+                    exact,
+                    probes,
+                    keys,
+                    tol_low,
+                    tol_high,
                 )
                 if cut is not None:
                     return cut
