@@ -1,0 +1,92 @@
+"""Golden search statistics: a change meant only to make the engine faster must not
+change what it searches.
+
+`search_golden_stats.json` holds, for real games and every algorithm (Star2.5 variants
+included), the root value and move of each iterative-deepening iteration a bot runs and
+the final `stats()` counters. An engine change that alters them on purpose (a new pruning
+rule, another move order) rewrites the file with
+
+    python tests/test_search_golden_stats.py --regenerate
+
+and reports the new node counts and why, as the project's rules ask.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+from typing import Any
+
+import pytest
+
+import bots
+import games  # noqa: F401  (registers dice)
+from experiments.benchmark.depth import _position
+
+GOLDEN_PATH = pathlib.Path(__file__).parent / "search_golden_stats.json"
+
+# (game, bot spec, deepest iteration); three seeded positions each.
+CASES = [
+    ("dice(n=5,k=4)", "star2", 4),
+    ("dice(n=5,k=4)", "chanceprobcut", 4),
+    ("dice(n=5,k=4)", "expectiminimax", 3),
+    ("dice(n=5,k=4)", "star1", 4),
+    ("dice(n=5,k=4)", "star2(probing=sequential,probing_factor=3)", 4),
+    ("einstein_wurfelt_nicht", "star2", 4),
+    ("einstein_wurfelt_nicht", "chanceprobcut", 4),
+    ("einstein_wurfelt_nicht", "expectiminimax", 3),
+    ("pig", "star2", 6),
+    ("pig", "chanceprobcut", 6),
+    ("pig", "expectiminimax", 5),
+    ("pig", "star2(reachable_probes=false,probing_factor=2)", 5),
+    ("backgammon", "star2", 2),
+    ("backgammon", "chanceprobcut", 2),
+    ("backgammon", "star2(probing=sequential,probing_factor=2)", 2),
+]
+POSITIONS = 3
+
+
+def deepen(game_string: str, spec: str, depth: int, index: int) -> dict[str, Any]:
+    """The bot's own deepening (one searcher, previous move first) on one position."""
+    game, state = _position({"game": game_string, "seed": 0, "index": index})
+    searcher = bots.make_bot(spec, game, state.current_player()).searcher
+    searcher.reset_stats()
+    order: list[int] = []
+    iterations = []
+    for d in range(1, depth + 1):
+        value, action = searcher.search(state, d, root_order=order)
+        order = [action] if action is not None else []
+        iterations.append([value, action])
+    return {"iterations": iterations, "stats": searcher.stats()}
+
+
+def case_id(game_string: str, spec: str, index: int) -> str:
+    return f"{game_string}|{spec}|{index}"
+
+
+def all_cases() -> list[tuple[str, str, int, int]]:
+    return [(g, s, d, i) for g, s, d in CASES for i in range(POSITIONS)]
+
+
+GOLDEN = json.loads(GOLDEN_PATH.read_text()) if GOLDEN_PATH.exists() else {}
+
+
+@pytest.mark.parametrize("game_string,spec,depth,index", all_cases())
+def test_search_matches_golden(game_string: str, spec: str, depth: int, index: int) -> None:
+    expected = GOLDEN[case_id(game_string, spec, index)]
+    got = deepen(game_string, spec, depth, index)
+    for (value, action), (want_value, want_action) in zip(
+        got["iterations"], expected["iterations"], strict=True
+    ):
+        assert action == want_action
+        assert value == pytest.approx(want_value, abs=1e-9)
+    assert {key: got["stats"][key] for key in expected["stats"]} == expected["stats"]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--regenerate"]:
+        sys.exit(f"usage: python {sys.argv[0]} --regenerate")
+    golden = {case_id(g, s, i): deepen(g, s, d, i) for g, s, d, i in all_cases()}
+    GOLDEN_PATH.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {len(golden)} cases to {GOLDEN_PATH}")
