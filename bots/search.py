@@ -491,10 +491,7 @@ class Searcher:
             self.tt_hits += 1
             return value
         value = self._evaluate(node)
-        if len(leaf_values) >= table.capacity:  # table.store_leaf, inlined
-            del leaf_values[table.leaf_order.popleft()]
-        leaf_values[key] = value
-        table.leaf_order.append(key)
+        table.store_leaf(key, value)
         return value
 
     def _decision(

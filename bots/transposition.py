@@ -55,7 +55,7 @@ class TranspositionTable:
         self._deep_order: collections.deque = collections.deque()
         self.evictions = 0
         self.leaf_values: dict[Hashable, float] = {}
-        self.leaf_order: collections.deque = collections.deque()
+        self._leaf_order: collections.deque = collections.deque()
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -69,15 +69,15 @@ class TranspositionTable:
         self._shallow_order.clear()
         self._deep_order.clear()
         self.leaf_values.clear()
-        self.leaf_order.clear()
+        self._leaf_order.clear()
 
     def store_leaf(self, key: Hashable, value: float) -> None:
         """Caches a frontier value; callers store a key only once (after a miss)."""
         leaf_values = self.leaf_values
         if len(leaf_values) >= self.capacity:
-            del leaf_values[self.leaf_order.popleft()]
+            del leaf_values[self._leaf_order.popleft()]
         leaf_values[key] = value
-        self.leaf_order.append(key)
+        self._leaf_order.append(key)
 
     def get(self, key: Hashable) -> tuple | None:
         return self.entries.get(key)
