@@ -36,7 +36,14 @@ from typing import Any
 
 import pyspiel
 
-from bots.keys import HistoryDigestNode, digest_key, history_digest, history_key
+from bots.keys import (
+    HistoryDigestNode,
+    digest_key,
+    history_digest,
+    history_key,
+    pig_key,
+    string_key,
+)
 from bots.node import SearchNode
 from bots.search import STAT_KEYS, Searcher
 from bots.transposition import DEPTH
@@ -122,6 +129,10 @@ class MCMSSearcher(Searcher):
     def sampling_key(self, node: SearchNode) -> Hashable:
         """The node's table key; for history-keyed games always the history digest."""
         key_fn = self.key_fn
+        if key_fn is pig_key:
+            # Pig's table key is its bare string now; the draws stay seeded by the
+            # (player, string) key they had, so sampled trees and published counts stay.
+            return string_key(node)
         if key_fn is digest_key or key_fn is history_key:
             if isinstance(node, HistoryDigestNode):
                 return node.digest
