@@ -4,6 +4,18 @@
 the Python one on Python-registered games) and a seeded uniform random bot.
 """
 
-from bots.factory import BOT_NAMES, SEARCH_BOTS, check_game_supported, make_bot
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["BOT_NAMES", "SEARCH_BOTS", "check_game_supported", "make_bot"]
+
+
+def __getattr__(name: str) -> Any:
+    # Imported on first use, so `python -m bots.compile` runs without loading the
+    # engine (a stale compiled engine refuses to load; the tool is how to fix it).
+    if name in __all__:
+        from bots import factory
+
+        return getattr(factory, name)
+    raise AttributeError(f"module 'bots' has no attribute {name!r}")

@@ -37,6 +37,15 @@ from typing import Any, NamedTuple, cast
 
 import pyspiel
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # a pure-Python install: only mypyc reads the attribute
+
+    def mypyc_attr(*_args: Any, **_kwargs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
+from bots.compile import check_compiled_engine
 from bots.evaluators import evaluator_bounds, make_evaluator
 from bots.keys import (
     HistoryDigestNode,
@@ -56,6 +65,11 @@ CHANCE = int(pyspiel.PlayerId.CHANCE)
 INF = math.inf
 _TIME_CHECK_INTERVAL = 64
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
+# True where this module runs as the extension `python -m bots.compile` builds;
+# an extension built from other source refuses to load.
+COMPILED = not __file__.endswith(".py")
+if COMPILED:
+    check_compiled_engine()
 
 STAT_KEYS = (
     "nodes",
@@ -166,6 +180,9 @@ class ProbCutSettings:
         return model
 
 
+# Subclasses (MCMS, the studies' counting searchers, tests) stay plain Python
+# when the engine is compiled.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Searcher:
     """Runs fixed-depth searches from one player's point of view.
 
@@ -184,11 +201,11 @@ class Searcher:
         probcut: ProbCutSettings | None = None,
         reuse_probes: bool = True,
         key_fn: KeyFunction | None = None,
-        probing_factor: int | None = None,
+        probing_factor: Any = None,  # checked below, with a clear error
         probing: str = "cyclic",
         reachable_probes: bool = False,
         deeper_cutoffs: bool = False,
-        history_min_depth: int = 2,
+        history_min_depth: Any = 2,  # checked below
         static_ordering: bool = False,
     ):
         if algorithm not in ALGORITHMS:
@@ -1061,7 +1078,7 @@ class Searcher:
         return None
 
 
-def _probing_factor(algorithm: str, probing_factor: int | None) -> int:
+def _probing_factor(algorithm: str, probing_factor: Any) -> int:
     """Star2's probing factor k: 1 unless given; only star2 and chanceprobcut probe."""
     probes = algorithm in ("star2", "chanceprobcut")
     if probing_factor is None:
@@ -1116,11 +1133,11 @@ def search(
     player: int | None = None,
     probcut: ProbCutSettings | None = None,
     reuse_probes: bool = True,
-    probing_factor: int | None = None,
+    probing_factor: Any = None,
     probing: str = "cyclic",
     reachable_probes: bool = False,
     deeper_cutoffs: bool = False,
-    history_min_depth: int = 2,
+    history_min_depth: Any = 2,
     static_ordering: bool = False,
 ) -> SearchResult:
     """One fixed-depth search with fresh statistics (no iterative deepening)."""
