@@ -496,7 +496,7 @@ def summary(
         text += equal_time_table(records, versus) + "\n"
     if errors:
         text += f"{len(errors)} task(s) failed; see the records (rerun with --rerun_errors).\n\n"
-    return text + f"Command: `{command}`\n"
+    return text + f"Command: `{command}` (search engine: {results.search_engine()})\n"
 
 
 def run(

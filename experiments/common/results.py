@@ -99,7 +99,15 @@ def run_metadata() -> dict[str, Any]:
         "cpu_count": os.cpu_count(),
         "versions": library_versions(),
         "git": git_revision(),
+        "search_engine": search_engine(),
     }
+
+
+def search_engine() -> str:
+    """Which build of the engine ran: ``python -m bots.compile`` changes speed, not results."""
+    from bots import search
+
+    return "compiled (mypyc)" if search.COMPILED else "plain Python"
 
 
 def write_atomic(path: str, text: str) -> None:
