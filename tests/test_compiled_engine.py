@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("mypyc", reason="compiling the engine needs mypy: pip install -e '.[compile]'")
+if not (shutil.which("cc") or shutil.which("gcc")):
+    pytest.skip("compiling the engine needs a C compiler", allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parent.parent
 
