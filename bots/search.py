@@ -543,7 +543,6 @@ class Searcher:
             actions = probed.ordered  # the probed moves come first, in probing order
             reusable = len(probed.moves)
         best_action = actions[0]
-        search = self._search
         child_depth = depth - 1
         if player == self.player:
             best = -INF
@@ -554,7 +553,7 @@ class Searcher:
                     )
                     reusable -= 1
                 else:
-                    value = search(node.child(action), child_depth, alpha, beta)
+                    value = self._search(node.child(action), child_depth, alpha, beta)
                 if value > best:
                     best, best_action = value, action
                     if value >= beta:
@@ -571,7 +570,7 @@ class Searcher:
                     )
                     reusable -= 1
                 else:
-                    value = search(node.child(action), child_depth, alpha, beta)
+                    value = self._search(node.child(action), child_depth, alpha, beta)
                 if value < best:
                     best, best_action = value, action
                     if value <= alpha:
@@ -649,10 +648,9 @@ class Searcher:
             # Most likely first; reverse keeps equal probabilities in the game's order.
             outcomes = sorted(outcomes, key=itemgetter(1), reverse=True)
         if not self.chance_pruning:
-            search = self._search
             total = 0.0
             for action, prob in outcomes:
-                total += prob * search(node.child(action), depth, -INF, INF)
+                total += prob * self._search(node.child(action), depth, -INF, INF)
             return total
 
         table = self.table
@@ -732,7 +730,6 @@ class Searcher:
         later_hi = sum(map(mul, probs, hi))
         later_lo = sum(map(mul, probs, lo))
         done = 0.0
-        search = self._search
         for i in range(count):
             prob = probs[i]
             lo_i, hi_i = lo[i], hi[i]
@@ -763,7 +760,7 @@ class Searcher:
                     child, child.current_player(), depth, window_low, window_high, probed
                 )
             else:
-                value = search(child, depth, window_low, window_high)
+                value = self._search(child, depth, window_low, window_high)
             if proven is not None:
                 value = self._verify_probable(
                     child,
@@ -920,7 +917,6 @@ class Searcher:
             schedule = ((rank, i) for i in range(count) for rank in range(rounds))
         else:
             schedule = ((rank, i) for rank in range(rounds) for i in range(count))
-        search = self._search
         child_depth = depth - 1
         nodes_before = self.nodes
         self._probe_level += 1
@@ -963,7 +959,7 @@ class Searcher:
                     window_low = lower_cut if lower_cut > lo[i] else lo[i]
                     if window_low >= hi_i:
                         continue
-                    value = search(child.child(action), child_depth, window_low, hi_i)
+                    value = self._search(child.child(action), child_depth, window_low, hi_i)
                     record.moves.append(_new_tuple(ProbedMove, (action, value, window_low, hi_i)))
                     if value < hi_i:
                         sum_hi -= prob * (hi_i - value)
@@ -977,7 +973,7 @@ class Searcher:
                     window_high = upper_cut if upper_cut < hi[i] else hi[i]
                     if window_high <= lo_i:
                         continue
-                    value = search(child.child(action), child_depth, lo_i, window_high)
+                    value = self._search(child.child(action), child_depth, lo_i, window_high)
                     record.moves.append(_new_tuple(ProbedMove, (action, value, lo_i, window_high)))
                     if value > lo_i:
                         sum_lo += prob * (value - lo_i)
