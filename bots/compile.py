@@ -8,9 +8,10 @@ less CPU per node. Optional: it needs mypy and a C compiler
 (``pip install -e '.[compile]'``); without it the same code runs as plain Python.
 
 The extension sits beside the source in ``bots/``, where an editable install
-imports it, with a stamp of the source it was built from. ``import bots`` refuses
-an extension whose source has changed since (it would run the old engine);
-``python -m bots.compile --clean`` removes it.
+imports it, with a stamp of the source it was built from. Loading the engine
+(``bots.search``, which ``make_bot`` imports) refuses an extension whose source has
+changed since, which would run the old engine; ``python -m bots.compile --clean``
+removes it. This module imports nothing of the engine, so it works when that happens.
 """
 
 from __future__ import annotations
