@@ -40,7 +40,7 @@ def _engine(cwd: Path) -> str:
 def compiled_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy = tmp_path_factory.mktemp("compiled")
     skip = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "_compiled.json")
-    for package in ("bots", "games", "tests"):
+    for package in ("bots", "games", "experiments", "tests"):
         shutil.copytree(ROOT / package, copy / package, ignore=skip)
     shutil.copy2(ROOT / "pyproject.toml", copy / "pyproject.toml")
     build = _run(["-m", "bots.compile"], copy)
@@ -52,6 +52,15 @@ def test_the_copy_runs_the_compiled_engine(compiled_copy: Path) -> None:
     compiled, path = _engine(compiled_copy).split(" ", 1)
     assert compiled == "True"
     assert path.startswith(str(compiled_copy / "bots" / "search.")) and not path.endswith(".py")
+
+
+_ENGINE_IN_METADATA = (
+    "from experiments.common.results import run_metadata; print(run_metadata()['search_engine'])"
+)
+
+
+def test_results_folders_record_which_engine_ran(compiled_copy: Path) -> None:
+    assert _run(["-c", _ENGINE_IN_METADATA], compiled_copy).stdout.strip() == "compiled (mypyc)"
 
 
 def test_compiled_searches_match_the_golden_statistics_and_stay_exact(
@@ -82,6 +91,7 @@ def test_a_stale_extension_refuses_to_load_until_rebuilt_or_removed(
     assert clean.returncode == 0, clean.stderr
     assert not list((copy / "bots").glob("search*.so"))
     assert _engine(copy).startswith("False")
+    assert _run(["-c", _ENGINE_IN_METADATA], copy).stdout.strip() == "plain Python"
 
 
 def test_the_tool_refuses_unknown_arguments(compiled_copy: Path) -> None:
