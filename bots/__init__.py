@@ -6,16 +6,35 @@ the Python one on Python-registered games) and a seeded uniform random bot.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 __all__ = ["BOT_NAMES", "SEARCH_BOTS", "check_game_supported", "make_bot"]
 
+_SUBMODULES = frozenset(
+    {
+        "calibration",
+        "compile",
+        "evaluators",
+        "factory",
+        "keys",
+        "mcms",
+        "mcts",
+        "node",
+        "search",
+        "search_bot",
+        "spec",
+        "transposition",
+    }
+)
+
 
 def __getattr__(name: str) -> Any:
-    # Imported on first use, so `python -m bots.compile` runs without loading the
-    # engine (a stale compiled engine refuses to load; the tool is how to fix it).
+    # Loaded on first use (`bots.make_bot`, `bots.evaluators.EVALUATORS`, ...), so
+    # `python -m bots.compile` runs without loading the engine: a stale compiled
+    # engine refuses to load, and the tool is how to fix that.
     if name in __all__:
-        from bots import factory
-
-        return getattr(factory, name)
+        return getattr(importlib.import_module("bots.factory"), name)
+    if name in _SUBMODULES:
+        return importlib.import_module(f"bots.{name}")
     raise AttributeError(f"module 'bots' has no attribute {name!r}")

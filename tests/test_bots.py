@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pyspiel
 import pytest
@@ -310,3 +313,22 @@ def test_an_interrupted_search_frees_its_tree_in_the_next_search():
     assert bot.searcher._abandoned is not None  # the last iteration ran out of time
     bot.searcher.search(state, 1)
     assert bot.searcher._abandoned is None
+
+
+def test_import_bots_loads_the_engine_only_on_use():
+    # `python -m bots.compile` must run while a stale compiled engine refuses to load,
+    # so `import bots` alone must not import bots.search; attributes still work.
+    code = (
+        "import sys, bots\n"
+        "assert 'bots.search' not in sys.modules\n"
+        "assert isinstance(bots.evaluators.EVALUATORS, dict)\n"
+        "assert bots.search.Searcher and callable(bots.make_bot) and bots.SEARCH_BOTS\n"
+        "try:\n"
+        "    bots.no_such_thing\n"
+        "except AttributeError as error:\n"
+        "    assert 'no_such_thing' in str(error)\n"
+        "else:\n"
+        "    raise SystemExit('no AttributeError')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
