@@ -328,3 +328,22 @@ def test_calibration_command_names_every_setting_that_changes_the_fit():
         "--reduction=1,2 --positions=10 --seed=5 --plies=2-20 --evaluator=fallback --player=1 "
         "--nosymmetrize"
     )
+
+
+def test_the_bot_uses_t_05_where_r_is_2_and_a_spec_still_wins():
+    # Per-game default (bots/factory.py GAME_DEFAULTS): t=0.5 in dice, einstein and pig,
+    # whose calibrations have R=2; backgammon (R=1 only) keeps 1.5.
+    for game_string, want_t, want_r in (
+        ("dice(n=5,k=4)", 0.5, 2),
+        ("einstein_wurfelt_nicht", 0.5, 2),
+        ("pig", 0.5, 2),
+        ("backgammon", 1.5, 1),
+    ):
+        game = pyspiel.load_game(game_string)
+        settings = make_bot("chanceprobcut(max_depth=2)", game, 0).searcher.probcut
+        assert (settings.t, settings.reduction) == (want_t, want_r), game_string
+        spec = "chanceprobcut(max_depth=2,t=1.5)"
+        assert make_bot(spec, game, 0).searcher.probcut.t == 1.5
+    # star2 and the other bots take no t at all.
+    with pytest.raises(ValueError, match="unknown parameter"):
+        make_bot("star2(t=0.5)", pyspiel.load_game("pig"), 0)
