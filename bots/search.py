@@ -519,14 +519,13 @@ class Searcher:
         alpha: float,
         beta: float,
         probed: ProbedChild | None = None,
+        key: Hashable = None,
     ) -> float:
+        """A max or min node. ``key`` is its table key where the caller already built it."""
         table = self.table
         tt_move = None
-        key: Hashable = None
         if table is not None:
-            if probed is not None and probed.key is not None:
-                key = probed.key
-            else:
+            if key is None:
                 key = node if self._key_is_node else self.key_fn(node)  # type: ignore[assignment]
             entry = table.entries.get(key)
             if entry is not None:
@@ -643,6 +642,15 @@ class Searcher:
     # ------------------------------------------------------------------ chance
 
     def _chance(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
+        table = self.table if self.chance_pruning else None
+        if table is not None:
+            # Before the outcomes are read: the table settles about half of pig's.
+            key: Hashable = node if self._key_is_node else self.key_fn(node)  # type: ignore[assignment]
+            entry = table.entries.get(key)
+            if entry is not None and self._entry_decides(entry[DEPTH], depth):
+                cutoff = self._table_cutoff(entry, alpha, beta)
+                if cutoff is not None:
+                    return cutoff
         outcomes = node.chance_outcomes()
         if self.move_ordering and len(outcomes) > 1:
             # Most likely first; reverse keeps equal probabilities in the game's order.
@@ -652,15 +660,6 @@ class Searcher:
             for action, prob in outcomes:
                 total += prob * self._search(node.child(action), depth, -INF, INF)
             return total
-
-        table = self.table
-        if table is not None:
-            key: Hashable = node if self._key_is_node else self.key_fn(node)  # type: ignore[assignment]
-            entry = table.entries.get(key)
-            if entry is not None and self._entry_decides(entry[DEPTH], depth):
-                cutoff = self._table_cutoff(entry, alpha, beta)
-                if cutoff is not None:
-                    return cutoff
         value = self._star(node, outcomes, depth, alpha, beta)
         if table is not None:
             self._store(table, key, depth, value, alpha, beta, None)
@@ -691,8 +690,10 @@ class Searcher:
         tol_low = _tolerance(alpha)
         tol_high = _tolerance(beta)
 
+        players: list[int] | None = None
+        keys: list | None = None
         if children is not None:
-            exact, keys = self._known_child_bounds(children, depth, lo, hi)
+            players, keys = self._known_child_bounds(children, depth, lo, hi)
             # Forward pruning only where a cut is possible: not inside the
             # open-window shallow searches themselves.
             if (
@@ -713,7 +714,7 @@ class Searcher:
                     beta,
                     lo,
                     hi,
-                    exact,
+                    players,
                     probes,
                     keys,
                     tol_low,
@@ -750,20 +751,23 @@ class Searcher:
             # value tying the cut value (up to rounding) fails low or high there.
             lower_cut = (alpha - done - later_hi + 0.5 * tol_low) / prob
             upper_cut = (beta - done - later_lo - 0.5 * tol_high) / prob
-            child = children[i] if children is not None else node.child(outcomes[i][0])
             window_low = lower_cut if lower_cut > lo_i else lo_i
             window_high = upper_cut if upper_cut < hi_i else hi_i
-            probed = probes[i] if probes is not None else None
-            if probed is not None and probed.moves:
-                # The probes already expanded this child: its search resumes here.
-                value = self._decision(
-                    child, child.current_player(), depth, window_low, window_high, probed
-                )
+            if players is None:
+                value = self._search(node.child(outcomes[i][0]), depth, window_low, window_high)
             else:
-                value = self._search(child, depth, window_low, window_high)
+                value = self._search_child(
+                    cast(list, children)[i],
+                    players[i],
+                    keys[i] if keys is not None else None,
+                    probes[i] if probes is not None else None,
+                    depth,
+                    window_low,
+                    window_high,
+                )
             if proven is not None:
                 value = self._verify_probable(
-                    child,
+                    cast(list, children)[i],
                     depth,
                     value,
                     lower_cut,
@@ -822,16 +826,39 @@ class Searcher:
             )
         return children
 
+    def _search_child(
+        self,
+        child: SearchNode,
+        player: int,
+        key: Hashable,
+        probed: ProbedChild | None,
+        depth: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """``_search`` of a chance node's non-terminal child whose player (and table
+        key, where looked up) ``_known_child_bounds`` already read; a probed child's
+        search resumes from its probes. Depth is > 0 below a chance node."""
+        if probed is not None and probed.moves:
+            return self._decision(child, player, depth, alpha, beta, probed, probed.key)
+        self.nodes += 1
+        if self.nodes >= self._next_time_check:
+            self._tick()
+        if player < 0:
+            return self._chance(child, depth, alpha, beta)
+        return self._decision(child, player, depth, alpha, beta, None, key)
+
     def _known_child_bounds(
         self, children: list, depth: int, lo: list, hi: list
-    ) -> tuple[list[bool], list | None]:
+    ) -> tuple[list[int], list | None]:
         """Terminal children are exact; table entries of this depth (or deeper, with
         ``deeper_cutoffs``) bound the rest.
 
-        Also returns the children's table keys where it looked them up (None
-        otherwise), so probing and the full search do not build them again.
+        Also returns each child's player and the children's table keys where it
+        looked them up (None otherwise), so probing and the full search read
+        neither again.
         """
-        exact = [False] * len(children)
+        players = [0] * len(children)
         key_fn = self.key_fn
         key_is_node = self._key_is_node
         # With history keys the children of a fresh chance node rarely have an
@@ -842,12 +869,11 @@ class Searcher:
         for i, child in enumerate(children):
             if check_clock and i % _TIME_CHECK_INTERVAL == 0:
                 self._check_clock()
-            player = child.current_player()
+            player = players[i] = child.current_player()
             if player < 0 and player != CHANCE:
                 self.nodes += 1
                 self.leaves += 1
                 lo[i] = hi[i] = self._terminal_value(child)
-                exact[i] = True
             elif table is not None:
                 key = keys[i] = child if key_is_node else key_fn(child)  # type: ignore[index]
                 entry = table.entries.get(key)
@@ -858,7 +884,7 @@ class Searcher:
                         lo[i] = entry[LOWER]
                     if entry[UPPER] < hi[i]:
                         hi[i] = entry[UPPER]
-        return exact, keys
+        return players, keys
 
     def _probe(
         self,
@@ -869,7 +895,7 @@ class Searcher:
         beta: float,
         lo: list[float],
         hi: list[float],
-        exact: list[bool],
+        players: list[int],
         probes: list[ProbedChild | None] | None,
         keys: list | None,
         tol_low: float,
@@ -907,9 +933,7 @@ class Searcher:
         # sum_hi (drop) and the max children's raise sum_lo (rise).
         kinds = None
         if rounds == 1 and self.reachable_probes:
-            kinds = self._probe_kinds(children, lo, hi, exact)
-            drop = sum(probs[i] * (hi[i] - lo[i]) for i in range(count) if kinds[i] < 0)
-            rise = sum(probs[i] * (hi[i] - lo[i]) for i in range(count) if kinds[i] > 0)
+            kinds, drop, rise = self._probe_kinds(players, probs, lo, hi)
         schedule: Iterable[tuple[int, int]]
         if rounds == 1:
             schedule = zip(repeat(0, count), range(count))
@@ -922,7 +946,7 @@ class Searcher:
         self._probe_level += 1
         try:
             for rank, i in schedule:
-                if exact[i] or lo[i] == hi[i]:
+                if lo[i] == hi[i]:  # terminal, or settled by the table
                     continue
                 if kinds is not None:
                     # Skip a probe whose best result could not reach a cut, even
@@ -945,7 +969,7 @@ class Searcher:
                     if rank > 0:
                         continue  # not probed in the first round: never probed
                     key = keys[i] if keys is not None else None
-                    record = self._start_probing(child, depth, alpha, beta, key)
+                    record = self._start_probing(child, players[i], depth, alpha, beta, key)
                     if record is None:
                         continue
                     probed[i] = record
@@ -988,21 +1012,33 @@ class Searcher:
         return None
 
     def _probe_kinds(
-        self, children: list[SearchNode], lo: list[float], hi: list[float], exact: list[bool]
-    ) -> list[int]:
-        """Per child: -1 a min child, +1 a max child, 0 nothing to probe."""
+        self, players: list[int], probs: list[float], lo: list[float], hi: list[float]
+    ) -> tuple[list[int], float, float]:
+        """Per child: -1 a min child, +1 a max child, 0 nothing to probe; and how far
+        the min children's probes could lower the expected upper bound (drop) and
+        the max children's raise the lower (rise)."""
         me = self.player
-        kinds = [0] * len(children)
-        for i, child in enumerate(children):
-            if exact[i] or lo[i] == hi[i]:
+        kinds = [0] * len(players)
+        drop = rise = 0.0
+        for i, player in enumerate(players):
+            if player < 0 or lo[i] == hi[i]:
                 continue
-            player = child.current_player()
-            if player >= 0:
-                kinds[i] = 1 if player == me else -1
-        return kinds
+            if player == me:
+                kinds[i] = 1
+                rise += probs[i] * (hi[i] - lo[i])
+            else:
+                kinds[i] = -1
+                drop += probs[i] * (hi[i] - lo[i])
+        return kinds, drop, rise
 
     def _start_probing(
-        self, child: SearchNode, depth: int, alpha: float, beta: float, key: Hashable = None
+        self,
+        child: SearchNode,
+        player: int,
+        depth: int,
+        alpha: float,
+        beta: float,
+        key: Hashable = None,
     ) -> ProbedChild | None:
         """The probe record of a decision child, or None where no probe can cut.
 
@@ -1010,7 +1046,6 @@ class Searcher:
         upper bound cannot cut against alpha = -inf, nor a max child's against
         beta = +inf.
         """
-        player = child.current_player()
         if player < 0:
             return None
         minimizing = player != self.player
