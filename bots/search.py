@@ -679,9 +679,6 @@ class Searcher:
         probs = [prob for _, prob in outcomes]
         lo = [low_bound] * count
         hi = [high_bound] * count
-        need_children = self.probing_factor > 0 or self.table is not None
-        children = self._expand(node, outcomes) if need_children else None
-        # Children are expanded up front only where probing or the table reads them.
         probes: list[ProbedChild | None] | None = (
             [None] * count if self.probing_factor > 0 and self.reuse_probes else None
         )
@@ -690,10 +687,12 @@ class Searcher:
         tol_low = _tolerance(alpha)
         tol_high = _tolerance(beta)
 
+        children: list[SearchNode] | None = None
         players: list[int] | None = None
         keys: list | None = None
-        if children is not None:
-            players, keys = self._known_child_bounds(children, depth, lo, hi)
+        # Children are expanded up front only where probing or the table reads them.
+        if self.probing_factor > 0 or self.table is not None:
+            children, players, keys = self._expand(node, outcomes, depth, lo, hi)
             # Forward pruning only where a cut is possible: not inside the
             # open-window shallow searches themselves.
             if (
@@ -814,18 +813,6 @@ class Searcher:
             return self._search(child, depth, window_low, min(upper_cut, proven_high))
         return value
 
-    def _expand(self, node: SearchNode, outcomes: Sequence[tuple[int, float]]) -> list[SearchNode]:
-        """All outcome children, with the clock checked on huge chance nodes."""
-        if len(outcomes) <= _TIME_CHECK_INTERVAL or self.deadline is None:
-            return [node.child(action) for action, _ in outcomes]
-        children: list[SearchNode] = []
-        for start in range(0, len(outcomes), _TIME_CHECK_INTERVAL):
-            self._check_clock()
-            children.extend(
-                node.child(action) for action, _ in outcomes[start : start + _TIME_CHECK_INTERVAL]
-            )
-        return children
-
     def _search_child(
         self,
         child: SearchNode,
@@ -837,7 +824,7 @@ class Searcher:
         beta: float,
     ) -> float:
         """``_search`` of a chance node's non-terminal child whose player (and table
-        key, where looked up) ``_known_child_bounds`` already read; a probed child's
+        key, where looked up) ``_expand`` already read; a probed child's
         search resumes from its probes. Depth is > 0 below a chance node."""
         if probed is not None and probed.moves:
             return self._decision(child, player, depth, alpha, beta, probed, probed.key)
@@ -848,34 +835,42 @@ class Searcher:
             return self._chance(child, depth, alpha, beta)
         return self._decision(child, player, depth, alpha, beta, None, key)
 
-    def _known_child_bounds(
-        self, children: list, depth: int, lo: list, hi: list
-    ) -> tuple[list[int], list | None]:
-        """Terminal children are exact; table entries of this depth (or deeper, with
-        ``deeper_cutoffs``) bound the rest.
+    def _expand(
+        self,
+        node: SearchNode,
+        outcomes: Sequence[tuple[int, float]],
+        depth: int,
+        lo: list[float],
+        hi: list[float],
+    ) -> tuple[list[SearchNode], list[int], list | None]:
+        """Every outcome's child, its player and, where looked up, its table key.
 
-        Also returns each child's player and the children's table keys where it
-        looked them up (None otherwise), so probing and the full search read
-        neither again.
+        Terminal children are exact; table entries of this depth (or deeper, with
+        ``deeper_cutoffs``) bound the rest. Probing and the full search read
+        neither player nor key again. The clock is checked on huge chance nodes.
         """
-        players = [0] * len(children)
+        count = len(outcomes)
+        children: list[SearchNode] = [node] * count
+        players = [0] * count
         key_fn = self.key_fn
         key_is_node = self._key_is_node
         # With history keys the children of a fresh chance node rarely have an
         # entry yet: a lookup costs more than it finds.
         table = self.table if self._lookup_children else None
-        keys: list | None = [None] * len(children) if table is not None else None
-        check_clock = len(children) > _TIME_CHECK_INTERVAL and self.deadline is not None
-        for i, child in enumerate(children):
+        keys: list | None = [None] * count if table is not None else None
+        check_clock = count > _TIME_CHECK_INTERVAL and self.deadline is not None
+        for i in range(count):
             if check_clock and i % _TIME_CHECK_INTERVAL == 0:
                 self._check_clock()
+            child = children[i] = node.child(outcomes[i][0])
             player = players[i] = child.current_player()
             if player < 0 and player != CHANCE:
                 self.nodes += 1
                 self.leaves += 1
                 lo[i] = hi[i] = self._terminal_value(child)
             elif table is not None:
-                key = keys[i] = child if key_is_node else key_fn(child)  # type: ignore[index]
+                key: Hashable = child if key_is_node else key_fn(child)  # type: ignore[assignment]
+                keys[i] = key  # type: ignore[index]
                 entry = table.entries.get(key)
                 if entry is not None and (
                     entry[DEPTH] == depth or entry[DEPTH] > depth and self.deeper_cutoffs
@@ -884,7 +879,7 @@ class Searcher:
                         lo[i] = entry[LOWER]
                     if entry[UPPER] < hi[i]:
                         hi[i] = entry[UPPER]
-        return players, keys
+        return children, players, keys
 
     def _probe(
         self,
