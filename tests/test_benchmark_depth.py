@@ -68,6 +68,10 @@ def test_both_sections_record_every_task_and_summarize(tmp_path):
         else:
             assert r["depth"] >= 0 and r["nodes"] > 0 and isinstance(r["proved"], bool)
     assert "time(alg, d+1) / time(emm, d)" in text and "`star2(tt_size=0)`" in text
+    assert "cost per node the table did not answer" in text
+    for r in records.values():
+        if r["section"] == "time_to_depth":
+            assert all(0 <= d["tt_hits"] <= d["nodes"] for d in r["depths"])
     assert "deeper / shallower than expectiminimax" in text
     assert os.path.exists(os.path.join(out, "summary.md"))
 
@@ -263,3 +267,29 @@ def test_versus_must_name_a_bot_of_the_run(tmp_path):
     assert done.returncode == 2
     assert "--versus chanceprobcut is not among --bots (expectiminimax, star2)" in done.stderr
     assert not os.path.exists(tmp_path / "v")
+
+
+def test_cost_per_searched_node_leaves_out_table_hits_and_old_records():
+    def record(bot, cpu, nodes, hits=None):
+        rows = []
+        for d in (1, 2):
+            row = {"depth": d, "cpu": cpu * d, "nodes": nodes * d}
+            if hits is not None:
+                row["tt_hits"] = hits * d
+            rows.append(row)
+        return {"section": "time_to_depth", "game": "g", "bot": bot, "index": 0, "depths": rows}
+
+    # At d=1 expectiminimax: 1 s over 100 nodes, 50 of them table hits; star2: 1 s
+    # over 40 nodes, 20 hits. Per node 2.5x; per searched node 2.5x too (1/20 vs 1/50).
+    text = depth.time_to_depth_table(
+        [record(depth.REFERENCE, 1.0, 100, 50), record("star2", 1.0, 40, 20)]
+    )
+    row = next(line for line in text.splitlines() if "| 1 |" in line)
+    assert row.endswith("| 2.50 | 2.50 |")
+    text = depth.time_to_depth_table(
+        [record(depth.REFERENCE, 1.0, 100, 80), record("star2", 1.0, 40, 0)]
+    )
+    row = next(line for line in text.splitlines() if "| 1 |" in line)
+    assert row.endswith("| 2.50 | 0.50 |")  # 1/40 against 1/20
+    old = depth.time_to_depth_table([record(depth.REFERENCE, 1.0, 100), record("star2", 1.0, 40)])
+    assert next(line for line in old.splitlines() if "| 1 |" in line).endswith("| 2.50 | - |")

@@ -20,7 +20,9 @@ deepening ends there; once an iteration evaluates no leaf (the tree is
 exhausted) the bot would stop, so the deeper depths are recorded at the same
 cost. The summary gives, per game and depth d, time(algorithm, d+1) /
 time(expectiminimax, d) summed over the positions both completed, and each
-algorithm's CPU cost per node relative to expectiminimax's at d.
+algorithm's CPU cost per node relative to expectiminimax's at d, counting all
+nodes and counting only the nodes the table did not answer (the records keep
+the table hits).
 
 **Equal-time depth.** A fresh bot with `time_limit=T` plays one move on each
 position; the record holds its deepest completed iteration, nodes and wall time.
@@ -187,7 +189,12 @@ def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
         finally:
             searcher.deadline = None
             cpu += time.process_time() - start
-        row: dict[str, Any] = {"depth": depth, "cpu": cpu, "nodes": searcher.nodes}
+        row: dict[str, Any] = {
+            "depth": depth,
+            "cpu": cpu,
+            "nodes": searcher.nodes,
+            "tt_hits": searcher.tt_hits,
+        }
         if searcher.evaluations == evaluations and searcher.tt_hits == hits:
             row["exhausted"] = True  # every leaf was terminal: the bot stops here
         depths.append(row)
@@ -386,8 +393,9 @@ def time_to_depth_table(records: Sequence[dict[str, Any]]) -> str:
     games = sorted({game for game, _ in by_key})
     lines = [
         "| game | d | positions | expectiminimax CPU s at d | algorithm | CPU s at d+1 | "
-        "time(alg, d+1) / time(emm, d) | cost per node / emm's at d |",
-        "|---|---:|---:|---:|---|---:|---:|---:|",
+        "time(alg, d+1) / time(emm, d) | cost per node / emm's at d | "
+        "cost per node the table did not answer / emm's at d |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---:|",
     ]
     for game in games:
         reference = by_key.get((game, REFERENCE), {})
@@ -405,18 +413,35 @@ def time_to_depth_table(records: Sequence[dict[str, Any]]) -> str:
                     continue
                 emm = sum(reference[i][d]["cpu"] for i in both)
                 deeper = sum(runs[i][d + 1]["cpu"] for i in both)
-                cost = _per_node([runs[i][d] for i in both]) / _per_node(
-                    [reference[i][d] for i in both]
+                mine = [runs[i][d] for i in both]
+                theirs = [reference[i][d] for i in both]
+                cost = _per_node(mine) / _per_node(theirs)
+                searched = _per_node(mine, searched_only=True) / _per_node(
+                    theirs, searched_only=True
                 )
                 lines.append(
                     f"| {game} | {d} | {len(both)} | {emm:.3f} | `{alg}` | {deeper:.3f} | "
-                    f"{deeper / emm if emm else math.nan:.2f} | {cost:.2f} |"
+                    f"{deeper / emm if emm else math.nan:.2f} | {cost:.2f} | "
+                    f"{'-' if math.isnan(searched) else f'{searched:.2f}'} |"
                 )
     return "\n".join(lines) + "\n"
 
 
-def _per_node(rows: Sequence[dict[str, Any]]) -> float:
-    nodes = sum(r["nodes"] for r in rows)
+def _per_node(rows: Sequence[dict[str, Any]], searched_only: bool = False) -> float:
+    """CPU per node; with ``searched_only`` per node the table did not answer.
+
+    Most of expectiminimax's extra nodes are transpositions its table answers at
+    the cost of a key and a lookup, so its cost per node is low partly because
+    its nodes are cheap; the second figure separates that mix from the
+    per-node work of the search itself. Records from before the table-hit
+    count have none (nan).
+    """
+    if searched_only:
+        if any("tt_hits" not in r for r in rows):
+            return math.nan
+        nodes = sum(r["nodes"] - r["tt_hits"] for r in rows)
+    else:
+        nodes = sum(r["nodes"] for r in rows)
     return sum(r["cpu"] for r in rows) / nodes if nodes else math.nan
 
 
