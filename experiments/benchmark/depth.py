@@ -57,6 +57,7 @@ import bots
 from bots.calibration import calibration_command, default_calibration_path
 from bots.search import SearchTimeout
 from bots.spec import parse_spec, split_top_level
+from experiments.benchmark import ordering_bound
 from experiments.benchmark.core import DEFAULT_PLY_RANGE, PLY_RANGES
 from experiments.benchmark.run import parse_per_game, split_games
 from experiments.common import flags, parsing, results, runner
@@ -67,7 +68,7 @@ from experiments.common.positions import (
     state_from_history,
 )
 
-SECTIONS = ("time_to_depth", "equal_time")
+SECTIONS = ("time_to_depth", "equal_time", "ordering_bound")
 REFERENCE = "expectiminimax"
 DEFAULT_DEPTHS = "dice(n=5,k=4):6;einstein_wurfelt_nicht:5;pig:7;backgammon:3"
 DEFAULT_ALGORITHMS = ("expectiminimax", "star2", "star2(tt_size=0)", "chanceprobcut")
@@ -138,6 +139,12 @@ _define.string(
     "A tournament's results folder (or its games.jsonl): the positions are decision nodes "
     "with two or more legal moves of its recorded games of each game, drawn with --seed, "
     "instead of the random-play sampler's.",
+)
+_define.integer(
+    "ordering_rounds",
+    ordering_bound.DEFAULT_ROUNDS,
+    "Ordering bound: searches at D, each ordered by the best moves of the one before.",
+    lower_bound=1,
 )
 _define.float("budget", 120.0, "Time to depth: wall seconds one iteration may take.")
 _define.bool("quick", False, "A seconds-long smoke run (small games, two positions).")
@@ -229,6 +236,22 @@ def equal_time(payload: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def ordering_bound_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """One runner task: one algorithm's tree at depth D with the best moves known."""
+    game, state = _position(payload)
+    name, params = with_params(payload["bot"])
+    record = ordering_bound.ordering_bound(
+        game, state, name, params, payload["max_depth"], payload["rounds"]
+    )
+    return {
+        "id": payload["id"],
+        "section": "ordering_bound",
+        **_fields(payload),
+        "depth": payload["max_depth"],
+        **record,
+    }
+
+
 def _fields(payload: dict[str, Any]) -> dict[str, Any]:
     fields = {"game": payload["game"], "index": payload["index"], "bot": payload["bot"]}
     if "source" in payload:
@@ -269,20 +292,49 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
     tasks = []
     common = {"seed": settings["seed"]}
     recorded = _recorded_positions(settings)
-    if "time_to_depth" in settings["sections"]:
+    sections = settings["sections"]
+
+    def deepening(game_string: str, index: int, spec: str, max_depth: int) -> runner.Task:
+        return _task(
+            f"time_to_depth|{game_string}|{index}|{spec}",
+            game_string,
+            index,
+            spec,
+            max_depth=_algorithm_depth(spec, max_depth),
+            budget=settings["budget"],
+            **common,
+            **recorded(game_string, "time_to_depth", index),
+        )
+
+    if "time_to_depth" in sections:
         algorithms = [REFERENCE] + [a for a in settings["algorithms"] if a != REFERENCE]
         for game_string, max_depth in settings["depths"].items():
             specs = _runnable(algorithms, game_string, "time to depth", log)
             for index in range(settings["positions"]["time_to_depth"]):
                 for spec in specs:
+                    tasks.append(deepening(game_string, index, spec, max_depth))
+    if "ordering_bound" in sections:
+        # Measured against the reference's time to depth, which runs here too.
+        for game_string, max_depth in settings["depths"].items():
+            specs = _runnable(
+                [a for a in settings["algorithms"] if a != REFERENCE],
+                game_string,
+                "ordering bound",
+                log,
+            )
+            specs = [s for s in specs if not _ordering_skip(s, game_string, log)]
+            for index in range(settings["positions"]["time_to_depth"]):
+                if "time_to_depth" not in sections:
+                    tasks.append(deepening(game_string, index, REFERENCE, max_depth))
+                for spec in specs:
                     tasks.append(
                         _task(
-                            f"time_to_depth|{game_string}|{index}|{spec}",
+                            f"ordering_bound|{game_string}|{index}|{spec}",
                             game_string,
                             index,
                             spec,
                             max_depth=_algorithm_depth(spec, max_depth),
-                            budget=settings["budget"],
+                            rounds=settings.get("ordering_rounds", ordering_bound.DEFAULT_ROUNDS),
                             **common,
                             **recorded(game_string, "time_to_depth", index),
                         )
@@ -307,6 +359,13 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
                             )
                         )
     return tasks
+
+
+def _ordering_skip(spec: str, game_string: str, log: Any) -> bool:
+    reason = ordering_bound.skip_reason(with_params(spec)[1])
+    if reason:
+        log(f"ordering bound: {spec} skipped on {game_string}: {reason}")
+    return reason is not None
 
 
 def _recorded_positions(settings: dict[str, Any]) -> Callable[[str, str, int], dict[str, Any]]:
@@ -378,6 +437,8 @@ def run_task(payload: dict[str, Any]) -> dict[str, Any]:
     gc.collect()
     if "time_limit" in payload:
         return equal_time(payload)
+    if "rounds" in payload:
+        return ordering_bound_task(payload)
     return time_to_depth(payload)
 
 
@@ -513,9 +574,15 @@ def summary(
 ) -> str:
     errors = [r for r in records if r.get("error")]
     text = "# Depth at equal time\n\n"
-    if any(r.get("section") == "time_to_depth" for r in records):
+    if any(r.get("section") == "time_to_depth" and r["bot"] != REFERENCE for r in records):
         text += "## Time to depth (process CPU seconds, summed over positions)\n\n"
         text += time_to_depth_table(records) + "\n"
+    if any(r.get("section") == "ordering_bound" for r in records):
+        text += (
+            "## Ordering bound (depth d+1 with the best moves known, against "
+            "expectiminimax's time to depth d)\n\n"
+        )
+        text += ordering_bound.ordering_bound_table(records, REFERENCE) + "\n"
     if any(r.get("section") == "equal_time" for r in records):
         text += "## Equal-time depth (deepest completed iteration of one move)\n\n"
         text += equal_time_table(records, versus) + "\n"
@@ -531,7 +598,13 @@ def run(
     versus: Sequence[str] = (REFERENCE,),
 ) -> str:
     tasks = build_tasks(settings)
-    config = {key: value for key, value in settings.items()}
+    # Only the sections run decide the results: folders of runs without the
+    # ordering bound keep resuming as they were written.
+    config = {
+        key: value
+        for key, value in settings.items()
+        if key != "ordering_rounds" or "ordering_bound" in settings["sections"]
+    }
     with results.ResultsFolder(out, config, records_file=RECORDS_FILE) as folder:
         runner.run_missing(run_task, tasks, folder, options, unit="searches")
         records = folder.records()
@@ -580,7 +653,7 @@ def settings_from_flags() -> dict[str, Any]:
         for game_string in games:
             load_game(game_string)
         equal_time_games = games
-        if "time_to_depth" in FLAGS.sections:
+        if {"time_to_depth", "ordering_bound"} & set(FLAGS.sections):
             depths = {game: _depth_for(game, depths) for game in games}
     unknown = sorted(set(FLAGS.sections) - set(SECTIONS))
     if unknown:
@@ -605,6 +678,7 @@ def settings_from_flags() -> dict[str, Any]:
         },
         "seed": FLAGS.seed,
         "budget": FLAGS.budget,
+        "ordering_rounds": FLAGS.ordering_rounds,
         "positions_from": FLAGS.positions_from,
         # A folder resumed against other games would mix two draws of positions.
         "positions_from_digest": _file_digest(FLAGS.positions_from),
