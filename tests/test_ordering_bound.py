@@ -59,16 +59,23 @@ def test_searches_ordered_by_known_moves_equal_plain_expectiminimax(name, algori
         assert [row["depth"] for row in record["deepening"]] == list(range(1, search_depth + 1))
 
 
-def test_the_known_moves_order_the_search():
-    # If the order-only entries were ignored, the second search would repeat the
-    # first node for node; on this fixed position the known moves save nodes.
+def test_imposed_moves_order_the_search_and_keep_what_entries_decide():
+    table = TranspositionTable(10)
+    table.store("known", 2, 0.1, 0.3, 4)
+    source = TranspositionTable(10)
+    source.store("known", 3, 0.2, 0.2, 7)
+    source.store("new", 1, 0.0, 0.5, 2)
+    ordering_bound.impose_moves(table, source)
+    assert table.entries["known"][:MOVE] == (2, 0.1, 0.3) and table.entries["known"][MOVE] == 7
+    assert table.entries["new"][DEPTH] < 0 and table.entries["new"][MOVE] == 2
+    # If imposed moves were ignored, the second search would repeat the first node
+    # for node; on this fixed position the known moves save nodes.
     game = pyspiel.load_game("dice(n=4,k=3)")
     state = sample_positions(game, 1, seed=3, max_moves=4)[0]
     first = Searcher(game, state.current_player(), "star2", tt_size=100_000)
     first.search(state, 4)
-    learned = ordering_bound.order_only_table(first.table, 100_000)
     second = Searcher(game, state.current_player(), "star2", tt_size=100_000)
-    second.table = learned
+    second.table = ordering_bound.order_only_table(first.table, 100_000)
     value, _ = second.search(state, 4)
     assert second.nodes < first.nodes
     assert abs(value - first.search(state, 4)[0]) <= TOL
@@ -127,12 +134,12 @@ def test_the_table_divides_by_the_references_time_to_depth():
             {"depth": 2, "cpu": 1.0, "nodes": 100},
             {"depth": 3, "cpu": 6.0, "nodes": 600},
         ],
-        "rounds": [{"cpu": 4.0, "nodes": 500}, {"cpu": 3.0, "nodes": 300}],
+        "rounds": [{"cpu": 4.0, "nodes": 400}, {"cpu": 3.0, "nodes": 250}],
     }
     text = ordering_bound.ordering_bound_table([reference, star2], depth.REFERENCE)
     row = next(line for line in text.splitlines() if "`star2`" in line)
-    # nodes 600/200, 300/200; time 6/2, (6-1)/2, 3/2 (the last round counts)
-    assert row == "| g | 2 | 1 | `star2` | 3.00 | 1.50 | 3.00 | 2.50 | 1.50 |"
+    # time 6/2, (1+3)/2, (6-1)/2, 3/2; iteration 3's nodes 250/500 (the last round counts)
+    assert row == "| g | 2 | 1 | `star2` | 3.00 | 2.00 | 2.50 | 1.50 | 0.50 |"
 
 
 def test_a_bot_made_by_the_factory_accepts_the_large_table():
