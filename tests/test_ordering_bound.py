@@ -138,8 +138,9 @@ def test_the_table_divides_by_the_references_time_to_depth():
     }
     text = ordering_bound.ordering_bound_table([reference, star2], depth.REFERENCE)
     row = next(line for line in text.splitlines() if "`star2`" in line)
-    # time 6/2, (1+3)/2, (6-1)/2, 3/2; iteration 3's nodes 250/500 (the last round counts)
-    assert row == "| g | 2 | 1 | `star2` | 3.00 | 2.00 | 2.50 | 1.50 | 0.50 |"
+    # time 6/2, (1+3)/2, (6-1)/2, 3/2; iteration 3's nodes 250/500 (the last round
+    # counts); nodes to depth 3 with the best moves known (100+250)/200
+    assert row == "| g | 2 | 1 | `star2` | 3.00 | 2.00 | 2.50 | 1.50 | 0.50 | 1.75 |"
 
 
 def test_a_bot_made_by_the_factory_accepts_the_large_table():
