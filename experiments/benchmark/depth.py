@@ -29,6 +29,11 @@ position; the record holds its deepest completed iteration, nodes and wall time.
 The summary gives the mean (with standard error) and median depth per bot, and
 on how many positions each bot went deeper, and shallower, than expectiminimax.
 
+**Ordering bound** (``--sections=ordering_bound``, not run by default): each algorithm's
+iteration D with the best moves of a completed search at D imposed on its table, against
+the reference's time to D-1: what perfect move ordering could still buy
+(``experiments/benchmark/ordering_bound.py``).
+
 **Positions.** By default the shared sampler's (random play from the start).
 With --positions_from=FOLDER both sections use instead the decision positions a
 tournament's bots met in its recorded games (its games.jsonl), drawn with --seed:
