@@ -27,8 +27,11 @@ from random_tree_game import (
     random_tree,
     reorder,
 )
+from soak import SEED, examples
 
 import bots
+import games  # noqa: F401  (registers dice and chance_tic_tac_toe)
+from bots.evaluators import default_evaluator
 from bots.search import search
 
 TOL = 1e-9
@@ -400,6 +403,42 @@ def test_iterative_deepening_to_max_depth_is_exact():
             assert record["completed"] and record["depth"] == 3, record
             assert abs(record["value"] - plain.value) <= TOL, (algorithm, state.history())
             assert action in plain.best_actions()
+
+
+# Bots as users make them: per-game defaults (ordering, probes), the default evaluator.
+BOT_GAMES = [
+    ("dice(n=5,k=4)", 3, 40),
+    ("pig", 4, 60),
+    ("einstein_wurfelt_nicht", 3, 20),
+    ("backgammon", 2, 40),
+    ("chance_tic_tac_toe", 3, 6),
+    ("2048", 2, 60),
+    ("yacht", 1, 20),
+    ("maedn", 2, 30),
+    ("banqi", 2, 20),
+]
+
+
+@pytest.mark.parametrize("name,depth,max_moves", BOT_GAMES)
+def test_bots_from_make_bot_equal_plain_over_several_moves(name, depth, max_moves):
+    """One bot per seat (one table) stepped over several positions, as a game steps it."""
+    game = pyspiel.load_game(name)
+    evaluator = default_evaluator(game)
+    for algorithm in ("expectiminimax", "star1", "star2"):
+        for player in range(game.num_players()):
+            bot = bots.make_bot(f"{algorithm}(max_depth={depth})", game, player)
+            seed = SEED + 17 + player
+            positions = sample_positions(game, examples(3), seed, max_moves, player=player)
+            for i, state in enumerate(positions):
+                plain = plain_expectiminimax(state, depth, evaluator, player)
+                action = bot.step(state)
+                where = (
+                    f"{name} {algorithm}(max_depth={depth}) seat {player}, position {i} "
+                    f"of sample_positions(seed={seed}), history {state.history()}"
+                )
+                assert abs(bot.last_search["value"] - plain.value) <= TOL, where
+                if plain.action_values:
+                    assert action in plain.best_actions(), where
 
 
 def test_iterative_deepening_on_tiny_tree_stops_when_all_leaves_terminal():

@@ -23,14 +23,16 @@ from random_tree_game import (
     minimize_tree,
     tree_strategy,
 )
+from soak import SOAK, examples
 
 import bots
 from bots.search import search
 
 TOL = 1e-9
-# Fixed, derandomized profile: CI sees the same examples on every run.
+# Fixed, derandomized profile: CI sees the same examples on every run (a soak run,
+# STARSPIEL_SOAK=k in tests/soak.py, draws k times as many fresh ones).
 PROFILE = dict(
-    derandomize=True,
+    derandomize=SOAK == 1,
     database=None,
     deadline=None,
     print_blob=False,
@@ -144,13 +146,13 @@ def _check_all_configs(case) -> None:
     raise AssertionError(message)
 
 
-@settings(max_examples=200, **PROFILE)
+@settings(max_examples=examples(200), **PROFILE)
 @given(search_cases())
 def test_exact_algorithms_equal_plain_on_random_trees(case):
     _check_all_configs(case)
 
 
-@settings(max_examples=100, **PROFILE)
+@settings(max_examples=examples(100), **PROFILE)
 @given(search_cases(eval_bounds="mixed"))
 def test_exact_when_evaluator_bounds_differ_from_game_utilities(case):
     """Evaluator bounds tighter or wider than the game's min/max utility."""
@@ -177,7 +179,7 @@ def bot_cases(draw):
     )
 
 
-@settings(max_examples=150, **PROFILE)
+@settings(max_examples=examples(150), **PROFILE)
 @given(bot_cases())
 def test_persistent_table_keeps_bot_exact(case):
     """One bot (one table) stepped twice on each of several states stays exact."""
@@ -201,7 +203,7 @@ def test_persistent_table_keeps_bot_exact(case):
             assert action in plain.best_actions()
 
 
-@settings(max_examples=100, **PROFILE)
+@settings(max_examples=examples(100), **PROFILE)
 @given(bot_cases())
 def test_iterative_deepening_reaches_plain_value(case):
     """Iterations 1..d share one table; the final value is plain's at depth d."""

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from plain_expectiminimax import plain_expectiminimax, sample_positions
 from random_tree_game import TreePosition
+from soak import examples
 from test_exactness_properties import PROFILE, _game_and_evaluator, search_cases
 
 import bots
@@ -36,7 +37,7 @@ def _deepening(game, state, algorithm, max_depth, **options):
 ORDERINGS = ({"history_min_depth": 1}, {"static_ordering": True})
 
 
-@settings(max_examples=80, **PROFILE)
+@settings(max_examples=examples(80), **PROFILE)
 @given(search_cases(), st.sampled_from(ORDERINGS))
 def test_ordering_options_equal_plain_on_random_trees(case, ordering):
     tree, root, player, depth, fast, positions, _ = case

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from plain_expectiminimax import CountingEvaluator, plain_expectiminimax, sample_positions
 from random_tree_game import TreePosition
+from soak import examples
 from test_exactness_properties import PROFILE, _game_and_evaluator, search_cases
 
 import bots
@@ -25,7 +26,7 @@ from bots.search import search
 TOL = 1e-9
 
 
-@settings(max_examples=120, **PROFILE)
+@settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())
 def test_reachable_probes_equal_plain_on_random_trees(case):
     tree, root, player, depth, fast, positions, ordering = case

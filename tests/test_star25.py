@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from plain_expectiminimax import CountingEvaluator, plain_expectiminimax, sample_positions
 from random_tree_game import RandomTree, RandomTreeGame, TreeEvaluator, TreePosition
+from soak import examples
 from test_exactness_properties import PROFILE, _game_and_evaluator, search_cases
 
 import games  # noqa: F401  (registers dice)
@@ -141,7 +142,7 @@ def _star25_problems(tree, root, player, depth, fast, positions, ordering) -> li
     return out
 
 
-@settings(max_examples=120, **PROFILE)
+@settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())
 def test_star25_equals_plain_on_random_trees(case):
     tree, root, player, depth, fast, positions, ordering = case
