@@ -412,6 +412,7 @@ BOT_GAMES = [
     ("einstein_wurfelt_nicht", 3, 20),
     ("backgammon", 2, 40),
     ("chance_tic_tac_toe", 3, 6),
+    ("catch", 4, 5),
     ("2048", 2, 60),
     ("yacht", 1, 20),
     ("maedn", 2, 30),
