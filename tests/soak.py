@@ -1,9 +1,9 @@
 """STARSPIEL_SOAK=k: the exactness tests with k times their examples, new ones each run.
 
 CI runs k=1 (unset): derandomized examples and fixed positions, the same on every
-run, so a red build is never luck. A soak run draws fresh hypothesis examples and
-positions from a new seed, named in every failure message (set STARSPIEL_SOAK_SEED
-to repeat one); hypothesis prints the shrunk tree of any falsifying example.
+run, so a red build is never luck. A soak run draws fresh hypothesis examples (a
+failure prints its shrunk tree) and real-game positions from a new seed (a failure
+names it; STARSPIEL_SOAK_SEED repeats it).
 """
 
 from __future__ import annotations
