@@ -1,0 +1,14 @@
+// The pieces of the bots._native module, each bound from its own file.
+#ifndef STARSPIEL_BOTS_NATIVE_BINDINGS_H_
+#define STARSPIEL_BOTS_NATIVE_BINDINGS_H_
+
+#include <pybind11/pybind11.h>
+
+namespace starspiel {
+
+void BindSearch(pybind11::module_& m);    // search_bindings.cc
+void BindSampling(pybind11::module_& m);  // sampling_bindings.cc: MCMS draws, Python's random
+
+}  // namespace starspiel
+
+#endif  // STARSPIEL_BOTS_NATIVE_BINDINGS_H_
