@@ -9,9 +9,8 @@ import numpy as np
 import pyspiel
 
 from bots.calibration import probcut_settings
-from bots.mcms import MCMSSearcher
 from bots.mcts import make_mcts_bot
-from bots.search import Searcher
+from bots.native_search import ENGINES, make_searcher
 from bots.search_bot import SearchBot
 from bots.spec import parse_spec
 
@@ -32,6 +31,7 @@ _SEARCH_PARAMS = {
     "deeper_cutoffs",
     "history_min_depth",
     "static_ordering",
+    "engine",
 }
 _PROBCUT_PARAMS = {"R", "t", "calibration", "reachable_probes"}
 _STAR2_PARAMS = {"probing_factor", "probing", "reachable_probes"}  # Ballard's Star2.5
@@ -208,54 +208,31 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         confidence = params.get("t", DEFAULT_T)
         _check_number("t", confidence, integer=False, minimum=0)
         probcut = probcut_settings(game, reduction, confidence, params.get("calibration"))
+    engine = params.get("engine", "auto")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    common: dict[str, Any] = {
+        "evaluator": params.get("evaluator"),
+        "tt_size": tt_size,
+        "move_ordering": move_ordering,
+        "probing_factor": params.get("probing_factor"),
+        "probing": params.get("probing", "cyclic"),
+        "reachable_probes": reachable,
+        "deeper_cutoffs": deeper_cutoffs,
+        "history_min_depth": history_min_depth,
+        "static_ordering": static_ordering,
+    }
     if name == "mcms":
-        sampler = _mcms_searcher(params, game, player_id, tt_size, move_ordering)
-        return SearchBot(game, player_id, sampler, max_depth, time_limit, seed, partial_iteration)
-    searcher = Searcher(
-        game,
-        player_id,
-        name,
-        evaluator=params.get("evaluator"),
-        tt_size=tt_size,
-        move_ordering=move_ordering,
-        probcut=probcut,
-        probing_factor=params.get("probing_factor"),
-        probing=params.get("probing", "cyclic"),
-        reachable_probes=params.get("reachable_probes", DEFAULT_REACHABLE_PROBES),
-        deeper_cutoffs=deeper_cutoffs,
-        history_min_depth=history_min_depth,
-        static_ordering=static_ordering,
-    )
+        # MCMS: Star2 on sampled chance nodes; ``seed`` (default 0) fixes the draws.
+        samples = params.get("samples", DEFAULT_MCMS_SAMPLES)
+        _check_number("samples", samples, integer=True, minimum=1)
+        sampling_seed = 0 if seed is None else seed
+        searcher = make_searcher(
+            engine, game, player_id, "star2", samples=samples, seed=sampling_seed, **common
+        )
+    else:
+        searcher = make_searcher(engine, game, player_id, name, probcut=probcut, **common)
     return SearchBot(game, player_id, searcher, max_depth, time_limit, seed, partial_iteration)
-
-
-def _mcms_searcher(
-    params: dict[str, Any],
-    game: pyspiel.Game,
-    player_id: int,
-    tt_size: int,
-    move_ordering: bool,
-) -> MCMSSearcher:
-    """MCMS: Star2 on sampled chance nodes; ``seed`` (default 0) fixes the draws."""
-    samples = params.get("samples", DEFAULT_MCMS_SAMPLES)
-    _check_number("samples", samples, integer=True, minimum=1)
-    seed = params.get("seed")
-    sampling_seed = 0 if seed is None else seed
-    return MCMSSearcher(
-        game,
-        player_id,
-        samples,
-        sampling_seed,
-        evaluator=params.get("evaluator"),
-        tt_size=tt_size,
-        move_ordering=move_ordering,
-        probing_factor=params.get("probing_factor"),
-        probing=params.get("probing", "cyclic"),
-        reachable_probes=params.get("reachable_probes", DEFAULT_REACHABLE_PROBES),
-        deeper_cutoffs=params.get("deeper_cutoffs", False),
-        history_min_depth=params.get("history_min_depth", DEFAULT_HISTORY_MIN_DEPTH),
-        static_ordering=params.get("static_ordering", False),
-    )
 
 
 def _mcts_bot(params: dict[str, Any], game: pyspiel.Game, player_id: int) -> pyspiel.Bot:

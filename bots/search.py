@@ -190,6 +190,8 @@ class Searcher:
     be called with increasing depths for iterative deepening.
     """
 
+    engine = "python"  # bots/native_search.py's NativeSearcher says "native"
+
     def __init__(
         self,
         game: pyspiel.Game,

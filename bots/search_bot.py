@@ -188,5 +188,6 @@ class SearchBot(pyspiel.Bot):
             "completed": completed,
             "partial_depth": partial_depth,
             "iterations": iterations,
+            "engine": self._searcher.engine,
             **stats,  # STAT_KEYS, and mcms's sampling counts
         }

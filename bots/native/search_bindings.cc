@@ -1,5 +1,194 @@
+// The native Searcher as bots._native.Searcher; bots/native_search.py wraps it
+// in the Python Searcher's interface.
+#include <Python.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
 #include "bots/native/bindings.h"
+#include "bots/native/evaluator.h"
+#include "bots/native/search.h"
+
+namespace py = pybind11;
 
 namespace starspiel {
-void BindSearch(pybind11::module_& m) {}
+namespace {
+
+// Python's float(x): a numpy scalar, an int or a float.
+double ToDouble(const py::handle& value) {
+  return py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
+}
+
+// A user's Python evaluator, called back with a clone of the C++ state (it may
+// keep the object it is given).
+LeafFunction PythonLeaf(py::object evaluator) {
+  py::object player_value = py::getattr(evaluator, "player_value", py::none());
+  if (!player_value.is_none() && PyCallable_Check(player_value.ptr())) {
+    return [player_value](const open_spiel::State& state, int player) {
+      py::object wrapped = py::cast(state.Clone());
+      return ToDouble(player_value(wrapped, player));
+    };
+  }
+  py::object evaluate = evaluator.attr("evaluate");
+  return [evaluate](const open_spiel::State& state, int player) {
+    py::object wrapped = py::cast(state.Clone());
+    py::object values = evaluate(wrapped);
+    return ToDouble(values[py::int_(player)]);
+  };
+}
+
+class PySearcher {
+ public:
+  PySearcher(py::object game, const py::dict& options, py::object evaluator,
+             const std::string& native_evaluator, const std::string& evaluator_name,
+             bool release_gil)
+      : release_gil_(release_gil) {
+    auto cpp_game = game.cast<std::shared_ptr<const open_spiel::Game>>();
+    SearchOptions o;
+    o.algorithm = options["algorithm"].cast<std::string>();
+    o.player = options["player"].cast<int>();
+    o.lower_bound = options["lower_bound"].cast<double>();
+    o.upper_bound = options["upper_bound"].cast<double>();
+    o.tt_size = options["tt_size"].cast<std::int64_t>();
+    o.move_ordering = options["move_ordering"].cast<bool>();
+    o.probing_factor = options["probing_factor"].cast<int>();
+    o.sequential_probing = options["probing"].cast<std::string>() == "sequential";
+    o.reachable_probes = options["reachable_probes"].cast<bool>();
+    o.deeper_cutoffs = options["deeper_cutoffs"].cast<bool>();
+    o.reuse_probes = options["reuse_probes"].cast<bool>();
+    o.history_min_depth = options["history_min_depth"].cast<int>();
+    o.static_ordering = options["static_ordering"].cast<bool>();
+    const std::string key_kind = options["key_kind"].cast<std::string>();
+    o.key_kind = key_kind == "scheme"        ? KeyKind::kScheme
+                 : key_kind == "python_state" ? KeyKind::kPythonState
+                                              : KeyKind::kDigest;
+    if (options.contains("probcut_reduction")) {
+      o.probcut_reduction = options["probcut_reduction"].cast<int>();
+      o.probcut_t = options["probcut_t"].cast<double>();
+      for (auto item : options["probcut_models"].cast<py::dict>()) {
+        const auto fields = item.second.cast<std::vector<double>>();
+        ProbCutModel model;
+        model.a = fields.at(0);
+        model.b = fields.at(1);
+        model.sigma = fields.at(2);
+        if (fields.size() == 6) {
+          model.has_mover = true;
+          model.mover_a = fields[3];
+          model.mover_b = fields[4];
+          model.mover_sigma = fields[5];
+        }
+        o.probcut_models[item.first.cast<int>()] = model;
+      }
+    }
+    if (options.contains("samples")) {
+      o.samples = options["samples"].cast<int>();
+      o.sampling_seed = options["sampling_seed"].cast<std::uint64_t>();
+    }
+    LeafFunction leaf;
+    if (!native_evaluator.empty()) {
+      std::shared_ptr<Evaluator> native = MakeEvaluator(native_evaluator, *cpp_game);
+      leaf = [native](const open_spiel::State& state, int player) {
+        return native->Value(state, player);
+      };
+    } else {
+      leaf = PythonLeaf(evaluator);
+      release_gil_ = false;
+    }
+    searcher_ = std::make_unique<Searcher>(cpp_game, std::move(o), std::move(leaf), evaluator_name);
+    searcher_->set_interrupt_check([this]() { CheckSignals(); });
+    game_ = std::move(game);  // keeps a Python-registered game alive
+  }
+
+  // (status, value, action, partial) with status "done" or "timeout".
+  py::tuple Search(py::handle state, int depth, const std::vector<std::int64_t>& root_order,
+                   double deadline) {
+    const auto* cpp_state = state.cast<const open_spiel::State*>();
+    searcher_->set_deadline(deadline);
+    RootResult partial;
+    RootResult result;
+    bool timed_out = false;
+    {
+      std::optional<py::gil_scoped_release> released;
+      if (release_gil_) released.emplace();
+      try {
+        result = searcher_->Search(*cpp_state, depth, root_order, &partial);
+      } catch (const SearchTimeout&) {
+        timed_out = true;
+      }
+    }
+    py::object partial_move = py::none();
+    if (partial.has_partial) {
+      partial_move = py::make_tuple(partial.partial_value, partial.partial_action);
+    }
+    py::object action = result.action == kNoMove ? py::none() : py::cast(result.action);
+    return py::make_tuple(timed_out ? "timeout" : "done", result.value, action, partial_move);
+  }
+
+  py::dict StatsDict() const {
+    const Stats& s = searcher_->stats();
+    py::dict d;
+    d["nodes"] = s.nodes;
+    d["leaves"] = s.leaves;
+    d["evaluations"] = s.evaluations;
+    d["probe_nodes"] = s.probe_nodes;
+    d["tt_hits"] = s.tt_hits;
+    d["cutoffs_alpha_beta"] = s.cutoffs_alpha_beta;
+    d["cutoffs_star1"] = s.cutoffs_star1;
+    d["cutoffs_star2_probe"] = s.cutoffs_star2_probe;
+    d["cutoffs_probcut"] = s.cutoffs_probcut;
+    d["probcut_nodes"] = s.probcut_nodes;
+    d["probcut_researches"] = s.probcut_researches;
+    d["probe_reuses"] = s.probe_reuses;
+    d["sampled_chance_nodes"] = s.sampled_chance_nodes;
+    d["samples_drawn"] = s.samples_drawn;
+    d["sample_reuses"] = s.sample_reuses;
+    return d;
+  }
+
+  void ResetStats() { searcher_->ResetStats(); }
+  std::int64_t nodes() const { return searcher_->stats().nodes; }
+  std::int64_t evaluations() const { return searcher_->stats().evaluations; }
+  std::int64_t tt_hits() const { return searcher_->stats().tt_hits; }
+  std::int64_t table_size() const { return searcher_->table_size(); }
+  std::int64_t leaf_store_size() const { return searcher_->leaf_store_size(); }
+  bool releases_gil() const { return release_gil_; }
+
+ private:
+  // Ctrl-C: Python's signal handlers run here, and their exception ends the search.
+  void CheckSignals() {
+    if (release_gil_) {
+      py::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    } else if (PyErr_CheckSignals() != 0) {
+      throw py::error_already_set();
+    }
+  }
+
+  bool release_gil_;
+  py::object game_;
+  std::unique_ptr<Searcher> searcher_;
+};
+
+}  // namespace
+
+void BindSearch(py::module_& m) {
+  py::register_exception<LeafValueOutOfBounds>(m, "LeafValueOutOfBounds", PyExc_ValueError);
+  py::class_<PySearcher>(m, "Searcher")
+      .def(py::init<py::object, const py::dict&, py::object, const std::string&,
+                    const std::string&, bool>(),
+           py::arg("game"), py::arg("options"), py::arg("evaluator"),
+           py::arg("native_evaluator"), py::arg("evaluator_name"), py::arg("release_gil"))
+      .def("search", &PySearcher::Search, py::arg("state"), py::arg("depth"),
+           py::arg("root_order"), py::arg("deadline"))
+      .def("stats", &PySearcher::StatsDict)
+      .def("reset_stats", &PySearcher::ResetStats)
+      .def_property_readonly("nodes", &PySearcher::nodes)
+      .def_property_readonly("evaluations", &PySearcher::evaluations)
+      .def_property_readonly("tt_hits", &PySearcher::tt_hits)
+      .def_property_readonly("table_size", &PySearcher::table_size)
+      .def_property_readonly("leaf_store_size", &PySearcher::leaf_store_size)
+      .def_property_readonly("releases_gil", &PySearcher::releases_gil);
+  m.def("monotonic_seconds", &MonotonicSeconds,
+        "CLOCK_MONOTONIC seconds, the clock of time.perf_counter() and of the deadline.");
+}
+
 }  // namespace starspiel

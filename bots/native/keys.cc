@@ -1,0 +1,158 @@
+// Keys as bots/keys.py builds them, as 128-bit numbers (see keys.h).
+#include "bots/native/keys.h"
+
+#include <cstring>
+#include <map>
+#include <mutex>
+
+namespace starspiel {
+namespace {
+
+constexpr Key kModulus = (static_cast<Key>(1) << 127) - 1;
+// bots/keys.py's DIGEST_MULTIPLIER, 0x20ED522615E56B36218A9C69723E4FFD.
+constexpr Key kMultiplier =
+    (static_cast<Key>(0x20ED522615E56B36ULL) << 64) | static_cast<Key>(0x218A9C69723E4FFDULL);
+
+Key Fold(Key x) { return (x & kModulus) + (x >> 127); }
+
+// a * b mod 2^127 - 1 for a, b < 2^127, from four 64-bit partial products.
+Key MulMod(Key a, Key b) {
+  using U64 = std::uint64_t;
+  const U64 a0 = static_cast<U64>(a), a1 = static_cast<U64>(a >> 64);
+  const U64 b0 = static_cast<U64>(b), b1 = static_cast<U64>(b >> 64);
+  const Key p0 = static_cast<Key>(a0) * b0;
+  const Key mid = static_cast<Key>(a0) * b1 + static_cast<Key>(a1) * b0;  // < 2^128
+  const Key p3 = static_cast<Key>(a1) * b1;
+  const Key low = p0 + (mid << 64);
+  const Key carry = low < p0 ? 1 : 0;
+  const Key high = p3 + (mid >> 64) + carry;  // product = high * 2^128 + low
+  // 2^127 = 1 and 2^128 = 2 modulo 2^127 - 1.
+  Key r = Fold(Fold(low));
+  Key h = Fold(Fold(high << 1));
+  r = Fold(r + h);
+  if (r >= kModulus) r -= kModulus;
+  return r;
+}
+
+std::map<std::string, KeyScheme>& Schemes() {
+  static auto* schemes = new std::map<std::string, KeyScheme>();
+  return *schemes;
+}
+
+std::mutex& SchemesMutex() {
+  static auto* mutex = new std::mutex();
+  return *mutex;
+}
+
+}  // namespace
+
+Key ExtendDigest(Key digest, std::uint64_t value) {
+  Key r = MulMod(digest, kMultiplier) + static_cast<Key>(value) + 1;
+  r = Fold(r);
+  if (r >= kModulus) r -= kModulus;
+  return r;
+}
+
+Key HistoryDigest(const std::vector<open_spiel::Action>& history) {
+  Key digest = 0;
+  for (open_spiel::Action action : history) digest = ExtendDigest(digest, action);
+  return digest;
+}
+
+Key TextKey(const std::string& text) {
+  // Eight bytes per coefficient, then the length: injective, so two texts
+  // collide only for the few multipliers that are roots of their difference.
+  Key digest = 0;
+  const std::size_t size = text.size();
+  std::size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    std::uint64_t chunk;
+    std::memcpy(&chunk, text.data() + i, 8);
+    digest = ExtendDigest(digest, chunk);
+  }
+  if (i < size) {
+    std::uint64_t chunk = 0;
+    std::memcpy(&chunk, text.data() + i, size - i);
+    digest = ExtendDigest(digest, chunk);
+  }
+  return ExtendDigest(digest, size);
+}
+
+bool RegisterKeyScheme(const std::string& short_name, KeyScheme scheme) {
+  std::lock_guard<std::mutex> lock(SchemesMutex());
+  Schemes()[short_name] = std::move(scheme);
+  return true;
+}
+
+const KeyScheme* FindKeyScheme(const std::string& short_name) {
+  std::lock_guard<std::mutex> lock(SchemesMutex());
+  auto it = Schemes().find(short_name);
+  return it == Schemes().end() ? nullptr : &it->second;
+}
+
+std::string PythonRepr(const std::string& text) {
+  const bool has_single = text.find('\'') != std::string::npos;
+  const bool has_double = text.find('"') != std::string::npos;
+  const char quote = has_single && !has_double ? '"' : '\'';
+  std::string out(1, quote);
+  static const char* kHex = "0123456789abcdef";
+  for (unsigned char c : text) {
+    if (c == static_cast<unsigned char>(quote) || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  out += quote;
+  return out;
+}
+
+namespace {
+
+// bots/keys.py's string_key: (current player, str(state)).
+std::string PlayerAndString(const open_spiel::State& state) {
+  return std::to_string(state.CurrentPlayer()) + '|' + state.ToString();
+}
+
+std::string PlayerAndStringText(const open_spiel::State& state) {
+  return "(" + std::to_string(state.CurrentPlayer()) + "," + PythonRepr(state.ToString()) + ")";
+}
+
+// bots/keys.py's einstein_key: (player, str(state), move_number % 4, die).
+std::string EinsteinText(const open_spiel::State& state) {
+  const int player = state.CurrentPlayer();
+  const long die = player >= 0 ? static_cast<long>(state.History().back()) : -1;
+  return std::to_string(player) + '|' + std::to_string(state.MoveNumber() % 4) + '|' +
+         std::to_string(die) + '|' + state.ToString();
+}
+
+std::string EinsteinSamplingText(const open_spiel::State& state) {
+  const int player = state.CurrentPlayer();
+  const long die = player >= 0 ? static_cast<long>(state.History().back()) : -1;
+  return "(" + std::to_string(player) + "," + PythonRepr(state.ToString()) + "," +
+         std::to_string(state.MoveNumber() % 4) + "," + std::to_string(die) + ")";
+}
+
+const bool kBuiltInSchemes = [] {
+  // Pig's table key is its bare string; MCMS seeds its draws with (player, string).
+  RegisterKeyScheme("pig", {[](const open_spiel::State& s) { return s.ToString(); },
+                            PlayerAndStringText});
+  RegisterKeyScheme("backgammon", {PlayerAndString, PlayerAndStringText});
+  RegisterKeyScheme("catch", {PlayerAndString, PlayerAndStringText});
+  RegisterKeyScheme("einstein_wurfelt_nicht", {EinsteinText, EinsteinSamplingText});
+  return true;
+}();
+
+}  // namespace
+}  // namespace starspiel

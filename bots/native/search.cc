@@ -1,0 +1,873 @@
+// bots/search.py in C++: see search.h. Comments name the Python method each
+// function mirrors; the reasons for the rules are documented there.
+#include "bots/native/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <limits>
+#include <sstream>
+
+#include "bots/native/mcms_draws.h"
+
+namespace starspiel {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kTimeCheckInterval = 64;
+constexpr int kInterruptInterval = 4096;
+constexpr std::size_t kDrawCacheSize = 100000;
+constexpr int kChance = open_spiel::kChancePlayerId;
+
+// Rounding slack for comparing a probability-weighted sum with a window edge.
+double Tolerance(double edge) {
+  return std::isinf(edge) ? 0.0 : 1e-12 * (1.0 + std::fabs(edge));
+}
+
+// Python's repr() of a float, for error messages.
+std::string Repr(double x) {
+  std::ostringstream out;
+  out.precision(17);
+  out << x;
+  return out.str();
+}
+
+// repr() of a non-negative 128-bit int: canonical_text of a history digest.
+std::string DecimalText(Key value) {
+  if (value == 0) return "0";
+  std::string digits;
+  while (value > 0) {
+    digits += static_cast<char>('0' + static_cast<int>(value % 10));
+    value /= 10;
+  }
+  return std::string(digits.rbegin(), digits.rend());
+}
+
+// RAII counter of nested probing (or ProbCut) phases: only the outermost
+// adds the nodes searched inside it, also when a timeout unwinds it.
+class NestedCount {
+ public:
+  NestedCount(int& level, const std::int64_t& nodes, std::int64_t& total)
+      : level_(level), nodes_(nodes), total_(total), before_(nodes) {
+    ++level_;
+  }
+  ~NestedCount() {
+    if (--level_ == 0) total_ += nodes_ - before_;
+  }
+
+ private:
+  int& level_;
+  const std::int64_t& nodes_;
+  std::int64_t& total_;
+  std::int64_t before_;
+};
+
+}  // namespace
+
+double MonotonicSeconds() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+bool Searcher::ProbedMove::Decides(double alpha, double beta) const {
+  return (window_low < value && value < window_high) ||
+         (value <= window_low && value <= alpha) || (value >= window_high && value >= beta);
+}
+
+Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions options,
+                   LeafFunction leaf, std::string evaluator_name)
+    : game_(std::move(game)),
+      options_(std::move(options)),
+      leaf_(std::move(leaf)),
+      evaluator_name_(std::move(evaluator_name)),
+      game_name_(game_->GetType().short_name) {
+  chance_pruning_ = options_.algorithm != "expectiminimax";
+  if (options_.tt_size > 0) table_ = std::make_unique<TranspositionTable>(options_.tt_size);
+  if (options_.key_kind == KeyKind::kScheme) {
+    scheme_ = FindKeyScheme(game_name_);
+    if (scheme_ == nullptr) options_.key_kind = KeyKind::kDigest;
+  }
+  const bool digest_keys = options_.key_kind == KeyKind::kDigest;
+  // bots/search.py _search_root: history keys find no transpositions off the
+  // path, so children and leaves are not looked up there.
+  use_digest_ = digest_keys && (table_ != nullptr || options_.samples > 0);
+  lookup_children_ = !digest_keys;
+  cache_leaves_ = table_ != nullptr && lookup_children_;
+  history_order_.assign(game_->NumPlayers(),
+                        std::vector<std::int64_t>(game_->NumDistinctActions(), 0));
+  ResetStats();
+}
+
+void Searcher::ResetStats() {
+  stats_ = Stats();
+  probe_level_ = 0;
+  probcut_level_ = 0;
+  next_time_check_ = kTimeCheckInterval;
+  next_interrupt_check_ = kInterruptInterval;
+}
+
+// ------------------------------------------------------------------ helpers
+
+Searcher::Node Searcher::Child(const Node& node, open_spiel::Action action) const {
+  Node child{node.state->Child(action), 0};
+  if (use_digest_) child.digest = ExtendDigest(node.digest, action);
+  return child;
+}
+
+Key Searcher::NodeKey(const Node& node) const {
+  switch (options_.key_kind) {
+    case KeyKind::kDigest:
+      return node.digest;
+    case KeyKind::kScheme:
+      return TextKey(scheme_->text(*node.state));
+    case KeyKind::kPythonState: {
+      std::string text;
+      for (open_spiel::Action a : node.state->History()) text += std::to_string(a) + ',';
+      text += '|' + std::to_string(node.state->CurrentPlayer()) + '|' + node.state->ToString();
+      return TextKey(text);
+    }
+  }
+  return node.digest;
+}
+
+void Searcher::Tick() {
+  next_time_check_ = stats_.nodes + kTimeCheckInterval;
+  CheckClock();
+  if (interrupt_check_ && stats_.nodes >= next_interrupt_check_) {
+    next_interrupt_check_ = stats_.nodes + kInterruptInterval;
+    interrupt_check_();
+  }
+}
+
+void Searcher::CheckClock() {
+  if (deadline_ > 0.0 && MonotonicSeconds() >= deadline_) throw SearchTimeout();
+}
+
+double Searcher::Evaluate(const Node& node) {
+  ++stats_.evaluations;
+  const double value = leaf_(*node.state, options_.player);
+  if (!(options_.lower_bound <= value && value <= options_.upper_bound)) {
+    throw LeafValueOutOfBounds(
+        "evaluator " + evaluator_name_ + " returned " + Repr(value) + " for player " +
+        std::to_string(options_.player) + ", outside its declared bounds [" +
+        Repr(options_.lower_bound) + ", " + Repr(options_.upper_bound) + "] in game " +
+        game_->ToString() +
+        "; Star1/Star2 are only exact when every leaf lies within the bounds: fix the "
+        "evaluator or declare wider `bounds`");
+  }
+  return value;
+}
+
+double Searcher::TerminalValue(const Node& node) {
+  const double value = node.state->Returns()[options_.player];
+  if (!(options_.lower_bound <= value && value <= options_.upper_bound)) {
+    throw LeafValueOutOfBounds(
+        "terminal utility " + Repr(value) + " for player " + std::to_string(options_.player) +
+        " in game " + game_->ToString() + " lies outside the bounds [" +
+        Repr(options_.lower_bound) + ", " + Repr(options_.upper_bound) +
+        "] declared by evaluator " + evaluator_name_ +
+        "; declared bounds must cover the game's terminal utilities too");
+  }
+  return value;
+}
+
+std::vector<open_spiel::Action> Searcher::OrderedActions(const Node& node, int player,
+                                                         int depth, std::int64_t tt_move) {
+  std::vector<open_spiel::Action> actions = node.state->LegalActions();
+  if (!options_.move_ordering) return actions;
+  if (depth >= options_.history_min_depth && actions.size() > 1 && history_rewarded_) {
+    const std::vector<std::int64_t>& order = history_order_[player];
+    std::stable_sort(actions.begin(), actions.end(),
+                     [&order](open_spiel::Action a, open_spiel::Action b) {
+                       return order[a] < order[b];
+                     });
+  }
+  if (tt_move != kNoMove && actions.size() > 1 &&
+      std::find(actions.begin(), actions.end(), tt_move) != actions.end()) {
+    auto it = std::find(actions.begin(), actions.end(), tt_move);
+    std::rotate(actions.begin(), it, it + 1);
+  } else if (options_.static_ordering && depth >= 2 && actions.size() > 1) {
+    actions = StaticallyOrdered(node, player, std::move(actions));
+  }
+  return actions;
+}
+
+std::vector<open_spiel::Action> Searcher::StaticallyOrdered(
+    const Node& node, int player, std::vector<open_spiel::Action> actions) {
+  std::vector<double> values(actions.size());
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    Node child = Child(node, actions[i]);
+    const int kind = child.state->CurrentPlayer();
+    values[i] = kind < 0 && kind != kChance ? TerminalValue(child) : Leaf(child);
+  }
+  std::vector<std::size_t> index(actions.size());
+  for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
+  if (player == options_.player) {
+    std::stable_sort(index.begin(), index.end(),
+                     [&values](std::size_t a, std::size_t b) { return -values[a] < -values[b]; });
+  } else {
+    std::stable_sort(index.begin(), index.end(),
+                     [&values](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+  }
+  std::vector<open_spiel::Action> sorted(actions.size());
+  for (std::size_t i = 0; i < index.size(); ++i) sorted[i] = actions[index[i]];
+  return sorted;
+}
+
+void Searcher::RewardMove(int player, std::int64_t action, int depth) {
+  history_order_[player][action] -= static_cast<std::int64_t>(depth) * depth;
+  history_rewarded_ = true;
+}
+
+// --------------------------------------------------------------------- root
+
+RootResult Searcher::Search(const open_spiel::State& state, int depth,
+                            const std::vector<std::int64_t>& root_order, RootResult* partial) {
+  if (depth < 0) throw std::invalid_argument("depth must be >= 0, got " + std::to_string(depth));
+  Node node{state.Clone(), 0};
+  if (use_digest_) node.digest = HistoryDigest(state.History());
+  const int player = node.state->CurrentPlayer();
+  if (depth == 0 || player < 0) {
+    RootResult result;
+    result.value = SearchNode(node, depth, -kInf, kInf);
+    return result;
+  }
+  return Root(node, player, depth, root_order, partial);
+}
+
+RootResult Searcher::Root(const Node& node, int player, int depth,
+                          const std::vector<std::int64_t>& root_order, RootResult* partial) {
+  ++stats_.nodes;
+  const bool maximize = player == options_.player;
+  std::int64_t tt_move = kNoMove;
+  Key key = 0;
+  if (table_) {
+    key = NodeKey(node);
+    if (const Entry* entry = table_->Get(key)) tt_move = entry->move;
+  }
+  std::vector<open_spiel::Action> actions = OrderedActions(node, player, depth, tt_move);
+  if (!root_order.empty()) {
+    std::vector<open_spiel::Action> ordered;
+    for (std::int64_t a : root_order) {
+      if (std::find(actions.begin(), actions.end(), a) != actions.end()) ordered.push_back(a);
+    }
+    for (open_spiel::Action a : actions) {
+      if (std::find(ordered.begin(), ordered.end(), a) == ordered.end()) ordered.push_back(a);
+    }
+    actions = std::move(ordered);
+  }
+  RootResult result;
+  result.value = maximize ? -kInf : kInf;
+  double alpha = -kInf, beta = kInf;
+  for (open_spiel::Action action : actions) {
+    const double value = SearchNode(Child(node, action), depth - 1, alpha, beta);
+    if (maximize ? value > result.value : value < result.value) {
+      result.value = value;
+      result.action = action;
+      if (maximize) {
+        alpha = value;
+      } else {
+        beta = value;
+      }
+      if (partial != nullptr) {
+        partial->has_partial = true;
+        partial->partial_value = value;
+        partial->partial_action = action;
+      }
+    }
+  }
+  if (result.action != kNoMove) RewardMove(player, result.action, depth);
+  if (table_) table_->Store(key, depth, result.value, result.value, result.action);
+  return result;
+}
+
+// ----------------------------------------------------------------- interior
+
+double Searcher::SearchNode(const Node& node, int depth, double alpha, double beta) {
+  ++stats_.nodes;
+  if (stats_.nodes >= next_time_check_) Tick();
+  const int player = node.state->CurrentPlayer();
+  if (player < 0) {
+    if (player != kChance) {
+      ++stats_.leaves;
+      return TerminalValue(node);
+    }
+    if (depth == 0) {
+      ++stats_.leaves;
+      return Leaf(node);
+    }
+    return Chance(node, depth, alpha, beta);
+  }
+  if (depth == 0) {
+    ++stats_.leaves;
+    return Leaf(node);
+  }
+  return Decision(node, player, depth, alpha, beta, nullptr, nullptr);
+}
+
+double Searcher::Leaf(const Node& node) {
+  if (!cache_leaves_ || !table_) return Evaluate(node);
+  const Key key = NodeKey(node);
+  if (const double* value = table_->GetLeaf(key)) {
+    ++stats_.tt_hits;
+    return *value;
+  }
+  const double value = Evaluate(node);
+  table_->StoreLeaf(key, value);
+  return value;
+}
+
+double Searcher::Decision(const Node& node, int player, int depth, double alpha, double beta,
+                          ProbedChild* probed, const Key* known_key) {
+  std::int64_t tt_move = kNoMove;
+  Key key = 0;
+  if (table_) {
+    key = known_key != nullptr ? *known_key : NodeKey(node);
+    if (const Entry* entry = table_->Get(key)) {
+      tt_move = entry->move;
+      if (EntryDecides(entry->depth, depth)) {
+        if (std::optional<double> cutoff = TableCutoff(*entry, alpha, beta)) return *cutoff;
+      }
+    }
+  }
+  const double alpha0 = alpha, beta0 = beta;
+  std::vector<open_spiel::Action> own_actions;
+  std::size_t reusable = 0;
+  if (probed == nullptr) {
+    own_actions = OrderedActions(node, player, depth, tt_move);
+  } else {
+    reusable = probed->moves.size();
+  }
+  const std::vector<open_spiel::Action>& actions =
+      probed == nullptr ? own_actions : probed->ordered;
+  std::int64_t best_action = actions[0];
+  const int child_depth = depth - 1;
+  double best;
+  if (player == options_.player) {
+    best = -kInf;
+    for (open_spiel::Action action : actions) {
+      double value;
+      if (reusable) {
+        value = ReuseProbe(*probed, node, action, child_depth, alpha, beta);
+        --reusable;
+      } else {
+        value = SearchNode(Child(node, action), child_depth, alpha, beta);
+      }
+      if (value > best) {
+        best = value;
+        best_action = action;
+        if (value >= beta) {
+          ++stats_.cutoffs_alpha_beta;
+          break;
+        }
+        if (value > alpha) alpha = value;
+      }
+    }
+  } else {
+    best = kInf;
+    for (open_spiel::Action action : actions) {
+      double value;
+      if (reusable) {
+        value = ReuseProbe(*probed, node, action, child_depth, alpha, beta);
+        --reusable;
+      } else {
+        value = SearchNode(Child(node, action), child_depth, alpha, beta);
+      }
+      if (value < best) {
+        best = value;
+        best_action = action;
+        if (value <= alpha) {
+          ++stats_.cutoffs_alpha_beta;
+          break;
+        }
+        if (value < beta) beta = value;
+      }
+    }
+  }
+  if (options_.move_ordering) RewardMove(player, best_action, depth);
+  if (table_) StoreResult(key, depth, best, alpha0, beta0, best_action);
+  return best;
+}
+
+double Searcher::ReuseProbe(ProbedChild& probed, const Node& node, open_spiel::Action action,
+                            int depth, double alpha, double beta) {
+  const ProbedMove& move = probed.moves[probed.reused];
+  ++probed.reused;
+  if (move.Decides(alpha, beta)) {
+    ++stats_.probe_reuses;
+    return move.value;
+  }
+  return SearchNode(Child(node, action), depth, alpha, beta);
+}
+
+bool Searcher::EntryDecides(int entry_depth, int depth) const {
+  return entry_depth == depth || (entry_depth > depth && options_.deeper_cutoffs);
+}
+
+std::optional<double> Searcher::TableCutoff(const Entry& entry, double alpha, double beta) {
+  if (entry.lower >= beta || entry.lower == entry.upper) {
+    ++stats_.tt_hits;
+    return entry.lower;
+  }
+  if (entry.upper <= alpha) {
+    ++stats_.tt_hits;
+    return entry.upper;
+  }
+  return std::nullopt;
+}
+
+void Searcher::StoreResult(Key key, int depth, double value, double alpha, double beta,
+                           std::int64_t move) {
+  if (value <= alpha) {
+    table_->Store(key, depth, -kInf, value, move);
+  } else if (value >= beta) {
+    table_->Store(key, depth, value, kInf, move);
+  } else {
+    table_->Store(key, depth, value, value, move);
+  }
+}
+
+// ------------------------------------------------------------------- chance
+
+double Searcher::Chance(const Node& node, int depth, double alpha, double beta) {
+  if (options_.samples > 0) {
+    if (const Outcomes* sampled = SampledOutcomes(node)) {
+      ++stats_.sampled_chance_nodes;
+      return ChanceWith(node, *sampled, depth, alpha, beta, true);
+    }
+  }
+  Key key = 0;
+  const bool use_table = chance_pruning_ && table_ != nullptr;
+  if (use_table) {
+    key = NodeKey(node);
+    if (const Entry* entry = table_->Get(key)) {
+      if (EntryDecides(entry->depth, depth)) {
+        if (std::optional<double> cutoff = TableCutoff(*entry, alpha, beta)) return *cutoff;
+      }
+    }
+  }
+  Outcomes outcomes = node.state->ChanceOutcomes();
+  if (options_.move_ordering && outcomes.size() > 1) {
+    std::stable_sort(outcomes.begin(), outcomes.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+  }
+  if (!chance_pruning_) {
+    double total = 0.0;
+    for (const auto& [action, prob] : outcomes) {
+      total += prob * SearchNode(Child(node, action), depth, -kInf, kInf);
+    }
+    return total;
+  }
+  const double value = Star(node, outcomes, depth, alpha, beta);
+  if (use_table) StoreResult(key, depth, value, alpha, beta, kNoMove);
+  return value;
+}
+
+// MCMSSearcher._chance on a sampled node: the draws, in their own order.
+double Searcher::ChanceWith(const Node& node, const Outcomes& outcomes, int depth, double alpha,
+                            double beta, bool /*sampled*/) {
+  Key key = 0;
+  if (table_) {
+    key = NodeKey(node);
+    if (const Entry* entry = table_->Get(key)) {
+      if (EntryDecides(entry->depth, depth)) {
+        if (std::optional<double> cutoff = TableCutoff(*entry, alpha, beta)) return *cutoff;
+      }
+    }
+  }
+  const double value = Star(node, outcomes, depth, alpha, beta);
+  if (table_) StoreResult(key, depth, value, alpha, beta, kNoMove);
+  return value;
+}
+
+double Searcher::Star(const Node& node, const Outcomes& outcomes, int depth, double alpha,
+                      double beta) {
+  const std::size_t count = outcomes.size();
+  const double low_bound = options_.lower_bound, high_bound = options_.upper_bound;
+  std::vector<double> probs(count);
+  for (std::size_t i = 0; i < count; ++i) probs[i] = outcomes[i].second;
+  std::vector<double> lo(count, low_bound), hi(count, high_bound);
+  std::vector<std::unique_ptr<ProbedChild>> probes(count);
+  const bool keep_probes = options_.probing_factor > 0 && options_.reuse_probes;
+  bool have_proven = false;
+  std::vector<double> proven_lo, proven_hi;
+  const double tol_low = Tolerance(alpha);
+  const double tol_high = Tolerance(beta);
+
+  std::vector<Node> children;
+  std::vector<int> players;
+  std::vector<Key> keys;
+  const bool expanded = options_.probing_factor > 0 || table_ != nullptr;
+  if (expanded) {
+    Expand(node, outcomes, depth, lo, hi, children, players,
+           lookup_children_ && table_ ? &keys : nullptr);
+    if (options_.probcut_reduction > 0 && depth > options_.probcut_reduction &&
+        (alpha > low_bound || beta < high_bound)) {
+      have_proven = true;
+      proven_lo = lo;
+      proven_hi = hi;
+      if (std::optional<double> cut = ProbCut(children, probs, depth, alpha, beta, lo, hi)) {
+        return *cut;
+      }
+    }
+    if (options_.probing_factor > 0) {
+      std::vector<std::unique_ptr<ProbedChild>> local(keep_probes ? 0 : count);
+      if (std::optional<double> cut =
+              Probe(children, probs, depth, alpha, beta, lo, hi, players,
+                    keep_probes ? probes : local, keys.empty() ? nullptr : &keys, tol_low,
+                    tol_high)) {
+        return *cut;
+      }
+    }
+  }
+
+  // Star1 phase (bots/search.py _star).
+  double later_hi = 0.0, later_lo = 0.0;
+  for (std::size_t i = 0; i < count; ++i) later_hi += probs[i] * hi[i];
+  for (std::size_t i = 0; i < count; ++i) later_lo += probs[i] * lo[i];
+  double done = 0.0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double prob = probs[i];
+    const double lo_i = lo[i], hi_i = hi[i];
+    later_hi -= prob * hi_i;
+    later_lo -= prob * lo_i;
+    if (lo_i == hi_i) {
+      done += prob * lo_i;
+      continue;
+    }
+    double bound = done + prob * hi_i + later_hi;
+    if (bound <= alpha + tol_low) {
+      ++stats_.cutoffs_star1;
+      return bound < alpha ? bound : alpha;
+    }
+    bound = done + prob * lo_i + later_lo;
+    if (bound >= beta - tol_high) {
+      ++stats_.cutoffs_star1;
+      return bound > beta ? bound : beta;
+    }
+    const double lower_cut = (alpha - done - later_hi + 0.5 * tol_low) / prob;
+    const double upper_cut = (beta - done - later_lo - 0.5 * tol_high) / prob;
+    const double window_low = lower_cut > lo_i ? lower_cut : lo_i;
+    const double window_high = upper_cut < hi_i ? upper_cut : hi_i;
+    double value;
+    if (!expanded) {
+      value = SearchNode(Child(node, outcomes[i].first), depth, window_low, window_high);
+    } else {
+      value = SearchChild(children[i], players[i], keys.empty() ? nullptr : &keys[i],
+                          keep_probes ? probes[i].get() : nullptr, depth, window_low,
+                          window_high);
+    }
+    if (have_proven) {
+      value = VerifyProbable(children[i], depth, value, lower_cut, upper_cut, window_low,
+                             window_high, proven_lo[i], proven_hi[i]);
+    }
+    bound = done + prob * value + later_hi;
+    if (bound <= alpha + tol_low) {
+      ++stats_.cutoffs_star1;
+      return bound < alpha ? bound : alpha;
+    }
+    bound = done + prob * value + later_lo;
+    if (bound >= beta - tol_high) {
+      ++stats_.cutoffs_star1;
+      return bound > beta ? bound : beta;
+    }
+    done += prob * value;
+  }
+  return done;
+}
+
+double Searcher::VerifyProbable(const Node& child, int depth, double value, double lower_cut,
+                                double upper_cut, double window_low, double window_high,
+                                double proven_low, double proven_high) {
+  if (lower_cut < value && value <= window_low && proven_low < value) {
+    ++stats_.probcut_researches;
+    return SearchNode(child, depth, std::max(lower_cut, proven_low), window_high);
+  }
+  if (upper_cut > value && value >= window_high && proven_high > value) {
+    ++stats_.probcut_researches;
+    return SearchNode(child, depth, window_low, std::min(upper_cut, proven_high));
+  }
+  return value;
+}
+
+double Searcher::SearchChild(const Node& child, int player, const Key* key,
+                             ProbedChild* probed, int depth, double alpha, double beta) {
+  if (probed != nullptr && !probed->moves.empty()) {
+    return Decision(child, player, depth, alpha, beta, probed,
+                    probed->has_key ? &probed->key : nullptr);
+  }
+  ++stats_.nodes;
+  if (stats_.nodes >= next_time_check_) Tick();
+  if (player < 0) return Chance(child, depth, alpha, beta);
+  return Decision(child, player, depth, alpha, beta, nullptr, key);
+}
+
+void Searcher::Expand(const Node& node, const Outcomes& outcomes, int depth,
+                      std::vector<double>& lo, std::vector<double>& hi,
+                      std::vector<Node>& children, std::vector<int>& players,
+                      std::vector<Key>* keys) {
+  const std::size_t count = outcomes.size();
+  children.resize(count);
+  players.assign(count, 0);
+  if (keys != nullptr) keys->assign(count, 0);
+  const bool check_clock = count > kTimeCheckInterval && deadline_ > 0.0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (check_clock && i % kTimeCheckInterval == 0) CheckClock();
+    children[i] = Child(node, outcomes[i].first);
+    const int player = players[i] = children[i].state->CurrentPlayer();
+    if (player < 0 && player != kChance) {
+      ++stats_.nodes;
+      ++stats_.leaves;
+      lo[i] = hi[i] = TerminalValue(children[i]);
+    } else if (keys != nullptr) {
+      const Key key = (*keys)[i] = NodeKey(children[i]);
+      if (const Entry* entry = table_->Get(key)) {
+        if (EntryDecides(entry->depth, depth)) {
+          if (entry->lower > lo[i]) lo[i] = entry->lower;
+          if (entry->upper < hi[i]) hi[i] = entry->upper;
+        }
+      }
+    }
+  }
+}
+
+std::optional<double> Searcher::Probe(std::vector<Node>& children,
+                                      const std::vector<double>& probs, int depth, double alpha,
+                                      double beta, std::vector<double>& lo,
+                                      std::vector<double>& hi, const std::vector<int>& players,
+                                      std::vector<std::unique_ptr<ProbedChild>>& probed,
+                                      const std::vector<Key>* keys, double tol_low,
+                                      double tol_high) {
+  const std::size_t count = children.size();
+  double sum_hi = 0.0, sum_lo = 0.0;
+  for (std::size_t i = 0; i < count; ++i) sum_hi += probs[i] * hi[i];
+  for (std::size_t i = 0; i < count; ++i) sum_lo += probs[i] * lo[i];
+  if (sum_hi <= alpha + tol_low) {
+    ++stats_.cutoffs_star2_probe;
+    return sum_hi < alpha ? sum_hi : alpha;
+  }
+  if (sum_lo >= beta - tol_high) {
+    ++stats_.cutoffs_star2_probe;
+    return sum_lo > beta ? sum_lo : beta;
+  }
+  const int rounds = options_.probing_factor;
+  // reachable_probes: -1 a min child, +1 a max child, 0 nothing to probe.
+  std::vector<int> kinds;
+  double drop = 0.0, rise = 0.0;
+  const bool reachable = rounds == 1 && options_.reachable_probes;
+  if (reachable) {
+    kinds.assign(count, 0);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (players[i] < 0 || lo[i] == hi[i]) continue;
+      if (players[i] == options_.player) {
+        kinds[i] = 1;
+        rise += probs[i] * (hi[i] - lo[i]);
+      } else {
+        kinds[i] = -1;
+        drop += probs[i] * (hi[i] - lo[i]);
+      }
+    }
+  }
+  const std::size_t total = rounds == 1 ? count : count * static_cast<std::size_t>(rounds);
+  const int child_depth = depth - 1;
+  NestedCount counting(probe_level_, stats_.nodes, stats_.probe_nodes);
+  for (std::size_t step = 0; step < total; ++step) {
+    std::size_t rank, i;
+    if (rounds == 1) {
+      rank = 0;
+      i = step;
+    } else if (options_.sequential_probing) {
+      i = step / rounds;
+      rank = step % rounds;
+    } else {
+      rank = step / count;
+      i = step % count;
+    }
+    if (lo[i] == hi[i]) continue;  // terminal, or settled by the table
+    if (reachable) {
+      const int kind = kinds[i];
+      if (kind == 0) continue;
+      const double span = probs[i] * (hi[i] - lo[i]);
+      bool hopeless;
+      if (kind < 0) {
+        hopeless = sum_hi - drop > alpha + tol_low;
+        drop -= span;
+      } else {
+        hopeless = sum_lo + rise < beta - tol_high;
+        rise -= span;
+      }
+      if (hopeless) continue;
+    }
+    Node& child = children[i];
+    ProbedChild* record = probed[i].get();
+    if (record == nullptr) {
+      if (rank > 0) continue;  // not probed in the first round: never probed
+      probed[i] = StartProbing(child, players[i], depth, alpha, beta,
+                               keys != nullptr ? &(*keys)[i] : nullptr);
+      record = probed[i].get();
+      if (record == nullptr) continue;
+    } else if (record->moves.size() != rank || rank >= record->ordered.size()) {
+      continue;  // probes stay a prefix of the child's move order
+    }
+    const open_spiel::Action action = record->ordered[rank];
+    const double prob = probs[i];
+    if (record->minimizing) {
+      const double hi_i = hi[i];
+      const double lower_cut = (alpha - (sum_hi - prob * hi_i) + 0.5 * tol_low) / prob;
+      const double window_low = lower_cut > lo[i] ? lower_cut : lo[i];
+      if (window_low >= hi_i) continue;
+      const double value = SearchNode(Child(child, action), child_depth, window_low, hi_i);
+      record->moves.push_back(ProbedMove{action, value, window_low, hi_i});
+      if (value < hi_i) {
+        sum_hi -= prob * (hi_i - value);
+        hi[i] = value;
+        if (sum_hi <= alpha + tol_low) {
+          ++stats_.cutoffs_star2_probe;
+          return sum_hi < alpha ? sum_hi : alpha;
+        }
+      }
+    } else {
+      const double lo_i = lo[i];
+      const double upper_cut = (beta - (sum_lo - prob * lo_i) - 0.5 * tol_high) / prob;
+      const double window_high = upper_cut < hi[i] ? upper_cut : hi[i];
+      if (window_high <= lo_i) continue;
+      const double value = SearchNode(Child(child, action), child_depth, lo_i, window_high);
+      record->moves.push_back(ProbedMove{action, value, lo_i, window_high});
+      if (value > lo_i) {
+        sum_lo += prob * (value - lo_i);
+        lo[i] = value;
+        if (sum_lo >= beta - tol_high) {
+          ++stats_.cutoffs_star2_probe;
+          return sum_lo > beta ? sum_lo : beta;
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::unique_ptr<Searcher::ProbedChild> Searcher::StartProbing(const Node& child, int player,
+                                                              int depth, double alpha,
+                                                              double beta, const Key* key) {
+  if (player < 0) return nullptr;
+  const bool minimizing = player != options_.player;
+  if ((minimizing && alpha == -kInf) || (!minimizing && beta == kInf)) return nullptr;
+  auto record = std::make_unique<ProbedChild>();
+  std::int64_t tt_move = kNoMove;
+  if (table_) {
+    record->key = key != nullptr ? *key : NodeKey(child);
+    record->has_key = true;
+    if (const Entry* entry = table_->Get(record->key)) tt_move = entry->move;
+  }
+  ++stats_.nodes;  // the probed decision child itself
+  record->ordered = OrderedActions(child, player, depth, tt_move);
+  record->minimizing = minimizing;
+  return record;
+}
+
+const ProbCutModel& Searcher::ModelFor(int depth) const {
+  const auto& models = options_.probcut_models;
+  auto it = models.find(depth);
+  if (it != models.end()) return it->second;
+  // The nearest calibrated depth; ties go to the deeper one.
+  const ProbCutModel* best = nullptr;
+  int best_distance = 0, best_depth = 0;
+  for (const auto& [d, model] : models) {
+    const int distance = std::abs(d - depth);
+    if (best == nullptr || distance < best_distance ||
+        (distance == best_distance && d > best_depth)) {
+      best = &model;
+      best_distance = distance;
+      best_depth = d;
+    }
+  }
+  return *best;
+}
+
+std::optional<double> Searcher::ProbCut(std::vector<Node>& children,
+                                        const std::vector<double>& probs, int depth,
+                                        double alpha, double beta, std::vector<double>& lo,
+                                        std::vector<double>& hi) {
+  const ProbCutModel& model = ModelFor(depth);
+  const int shallow_depth = depth - options_.probcut_reduction;
+  std::vector<double> probable_lo = lo, probable_hi = hi;
+  {
+    NestedCount counting(probcut_level_, stats_.nodes, stats_.probcut_nodes);
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      if (lo[i] == hi[i]) continue;
+      const double shallow = SearchNode(children[i], shallow_depth, -kInf, kInf);
+      const int mover = children[i].state->CurrentPlayer();
+      double predicted, sigma;
+      if (model.has_mover && mover >= 0) {
+        const double sign = mover == options_.player ? 1.0 : -1.0;
+        predicted = model.mover_a * shallow + sign * model.mover_b;
+        sigma = model.mover_sigma;
+      } else {
+        predicted = model.a * shallow + model.b;
+        sigma = model.sigma;
+      }
+      const double margin = options_.probcut_t * sigma;
+      if (predicted - margin > probable_lo[i]) probable_lo[i] = std::min(predicted - margin, hi[i]);
+      if (predicted + margin < probable_hi[i]) probable_hi[i] = std::max(predicted + margin, lo[i]);
+    }
+  }
+  double expected_hi = 0.0, expected_lo = 0.0;
+  for (std::size_t i = 0; i < probs.size(); ++i) expected_hi += probs[i] * probable_hi[i];
+  for (std::size_t i = 0; i < probs.size(); ++i) expected_lo += probs[i] * probable_lo[i];
+  if (expected_hi <= alpha + Tolerance(alpha)) {
+    ++stats_.cutoffs_probcut;
+    return expected_hi < alpha ? expected_hi : alpha;
+  }
+  if (expected_lo >= beta - Tolerance(beta)) {
+    ++stats_.cutoffs_probcut;
+    return expected_lo > beta ? expected_lo : beta;
+  }
+  lo = probable_lo;
+  hi = probable_hi;
+  return std::nullopt;
+}
+
+// --------------------------------------------------------------------- MCMS
+
+const Searcher::Outcomes* Searcher::SampledOutcomes(const Node& node) {
+  // bots/mcms.py sampling_key: the table key's text, or the history digest.
+  std::string text;
+  Key key;
+  if (options_.key_kind == KeyKind::kDigest) {
+    key = use_digest_ ? node.digest : HistoryDigest(node.state->History());
+    text = DecimalText(key);
+  } else if (options_.key_kind == KeyKind::kScheme) {
+    text = scheme_->sampling_text(*node.state);
+    key = TextKey(text);
+  } else {
+    const std::vector<open_spiel::Action> history = node.state->History();
+    text = "(";
+    for (std::size_t i = 0; i < history.size(); ++i) {
+      text += (i ? "," : "") + std::to_string(history[i]);
+    }
+    text += ")," + std::to_string(node.state->CurrentPlayer()) + "," +
+            PythonRepr(node.state->ToString());
+    text = "(" + text + ")";
+    key = TextKey(text);
+  }
+  auto it = draws_.find(key);
+  if (it != draws_.end()) {
+    if (it->second.has_value()) {
+      ++stats_.sample_reuses;
+      return &*it->second;
+    }
+    return nullptr;
+  }
+  const Outcomes outcomes = node.state->ChanceOutcomes();
+  std::optional<Outcomes> draws;
+  if (static_cast<int>(outcomes.size()) > options_.samples) {
+    draws = McmsDrawOutcomes(outcomes, options_.samples, options_.sampling_seed, text);
+    stats_.samples_drawn += options_.samples;
+  }
+  if (draws_.size() >= kDrawCacheSize) draws_.clear();
+  auto inserted = draws_.emplace(key, std::move(draws)).first;
+  return inserted->second.has_value() ? &*inserted->second : nullptr;
+}
+
+}  // namespace starspiel

@@ -1,0 +1,214 @@
+// The native search engine: bots/search.py (and MCMS's chance nodes of
+// bots/mcms.py) over open_spiel::State, node for node.
+//
+// Every function mirrors the Python method of the same name; the counters,
+// the order of children, the floating-point expressions and the table
+// policy are the same, so both engines return the same values, moves and
+// statistics (tests/test_native_engine.py).
+#ifndef STARSPIEL_BOTS_NATIVE_SEARCH_H_
+#define STARSPIEL_BOTS_NATIVE_SEARCH_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "bots/native/evaluator.h"
+#include "bots/native/keys.h"
+#include "bots/native/table.h"
+#include "open_spiel/spiel.h"
+
+namespace starspiel {
+
+struct ProbCutModel {
+  double a = 1.0, b = 0.0, sigma = 0.0;
+  bool has_mover = false;
+  double mover_a = 1.0, mover_b = 0.0, mover_sigma = 0.0;
+};
+
+// Key kinds, as bots/search.py's _search_root chooses them.
+enum class KeyKind {
+  kDigest,       // history digests (bots/keys.py digest_key): no child lookups, no leaf store
+  kScheme,       // the game's registered text key (pig, backgammon, ...)
+  kPythonState,  // python_state_key: (history, player, str) of a Python-registered game
+};
+
+struct SearchOptions {
+  std::string algorithm = "star2";  // expectiminimax, star1, star2, chanceprobcut, mcms
+  int player = 0;
+  double lower_bound = -1.0;  // L and U, from the searching player's view
+  double upper_bound = 1.0;
+  std::int64_t tt_size = 0;
+  bool move_ordering = true;
+  int probing_factor = 1;
+  bool sequential_probing = false;
+  bool reachable_probes = false;
+  bool deeper_cutoffs = false;
+  bool reuse_probes = true;
+  int history_min_depth = 2;
+  bool static_ordering = false;
+  KeyKind key_kind = KeyKind::kDigest;
+  // ChanceProbCut.
+  int probcut_reduction = 0;  // 0: none
+  double probcut_t = 0.0;
+  std::map<int, ProbCutModel> probcut_models;
+  // MCMS.
+  int samples = 0;  // 0: no sampling
+  std::uint64_t sampling_seed = 0;
+};
+
+struct Stats {
+  std::int64_t nodes = 0, leaves = 0, evaluations = 0, probe_nodes = 0, tt_hits = 0;
+  std::int64_t cutoffs_alpha_beta = 0, cutoffs_star1 = 0, cutoffs_star2_probe = 0;
+  std::int64_t cutoffs_probcut = 0, probcut_nodes = 0, probcut_researches = 0;
+  std::int64_t probe_reuses = 0;
+  std::int64_t sampled_chance_nodes = 0, samples_drawn = 0, sample_reuses = 0;
+};
+
+// Thrown inside the tree when the deadline passes.
+struct SearchTimeout {};
+
+// A leaf value outside the declared bounds (Python's LeafValueOutOfBounds).
+class LeafValueOutOfBounds : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The leaf values: a native evaluator, or a callback into Python.
+using LeafFunction = std::function<double(const open_spiel::State&, int player)>;
+
+// Called every few thousand nodes; throws to stop the search (Ctrl-C).
+using InterruptCheck = std::function<void()>;
+
+struct RootResult {
+  double value = 0.0;
+  std::int64_t action = kNoMove;
+  bool has_partial = false;
+  double partial_value = 0.0;
+  std::int64_t partial_action = kNoMove;
+};
+
+class Searcher {
+ public:
+  Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions options,
+           LeafFunction leaf, std::string evaluator_name);
+
+  // Searches `state` to `depth` decision plies. Throws SearchTimeout when
+  // `deadline` (CLOCK_MONOTONIC seconds; <= 0 none) passes; `partial`
+  // receives the best fully searched root move so far either way.
+  RootResult Search(const open_spiel::State& state, int depth,
+                    const std::vector<std::int64_t>& root_order, RootResult* partial);
+
+  void ResetStats();
+  const Stats& stats() const { return stats_; }
+  void set_deadline(double deadline) { deadline_ = deadline; }
+  void set_interrupt_check(InterruptCheck check) { interrupt_check_ = std::move(check); }
+  const SearchOptions& options() const { return options_; }
+  std::int64_t table_size() const { return table_ ? table_->size() : 0; }
+  std::int64_t leaf_store_size() const { return table_ ? table_->leaf_size() : 0; }
+
+ private:
+  struct Node {
+    std::unique_ptr<open_spiel::State> state;
+    Key digest = 0;
+  };
+  struct ProbedMove {
+    std::int64_t action;
+    double value, window_low, window_high;
+    bool Decides(double alpha, double beta) const;
+  };
+  struct ProbedChild {
+    std::vector<open_spiel::Action> ordered;
+    std::vector<ProbedMove> moves;
+    bool minimizing = false;
+    bool has_key = false;
+    Key key = 0;
+    std::size_t reused = 0;
+  };
+  using Outcomes = std::vector<std::pair<open_spiel::Action, double>>;
+
+  Node Child(const Node& node, open_spiel::Action action) const;
+  Key NodeKey(const Node& node) const;
+  void Tick();
+  void CheckClock();
+  double Evaluate(const Node& node);
+  double TerminalValue(const Node& node);
+  std::vector<open_spiel::Action> OrderedActions(const Node& node, int player, int depth,
+                                                 std::int64_t tt_move);
+  std::vector<open_spiel::Action> StaticallyOrdered(const Node& node, int player,
+                                                    std::vector<open_spiel::Action> actions);
+  void RewardMove(int player, std::int64_t action, int depth);
+
+  RootResult Root(const Node& node, int player, int depth,
+                  const std::vector<std::int64_t>& root_order, RootResult* partial);
+  double SearchNode(const Node& node, int depth, double alpha, double beta);
+  double Leaf(const Node& node);
+  double Decision(const Node& node, int player, int depth, double alpha, double beta,
+                  ProbedChild* probed, const Key* key);
+  double ReuseProbe(ProbedChild& probed, const Node& node, open_spiel::Action action,
+                    int depth, double alpha, double beta);
+  std::optional<double> TableCutoff(const Entry& entry, double alpha, double beta);
+  bool EntryDecides(int entry_depth, int depth) const;
+  void StoreResult(Key key, int depth, double value, double alpha, double beta,
+                   std::int64_t move);
+  double Chance(const Node& node, int depth, double alpha, double beta);
+  double ChanceWith(const Node& node, const Outcomes& outcomes, int depth, double alpha,
+                    double beta, bool sampled);
+  double Star(const Node& node, const Outcomes& outcomes, int depth, double alpha, double beta);
+  double VerifyProbable(const Node& child, int depth, double value, double lower_cut,
+                        double upper_cut, double window_low, double window_high,
+                        double proven_low, double proven_high);
+  double SearchChild(const Node& child, int player, const Key* key, ProbedChild* probed,
+                     int depth, double alpha, double beta);
+  void Expand(const Node& node, const Outcomes& outcomes, int depth, std::vector<double>& lo,
+              std::vector<double>& hi, std::vector<Node>& children, std::vector<int>& players,
+              std::vector<Key>* keys);
+  std::optional<double> Probe(std::vector<Node>& children, const std::vector<double>& probs,
+                              int depth, double alpha, double beta, std::vector<double>& lo,
+                              std::vector<double>& hi, const std::vector<int>& players,
+                              std::vector<std::unique_ptr<ProbedChild>>& probes,
+                              const std::vector<Key>* keys, double tol_low, double tol_high);
+  std::unique_ptr<ProbedChild> StartProbing(const Node& child, int player, int depth,
+                                            double alpha, double beta, const Key* key);
+  std::optional<double> ProbCut(std::vector<Node>& children, const std::vector<double>& probs,
+                                int depth, double alpha, double beta, std::vector<double>& lo,
+                                std::vector<double>& hi);
+  const ProbCutModel& ModelFor(int depth) const;
+  // MCMS: the merged draws of a chance node, or nullptr where it is enumerated.
+  const Outcomes* SampledOutcomes(const Node& node);
+
+  std::shared_ptr<const open_spiel::Game> game_;
+  SearchOptions options_;
+  LeafFunction leaf_;
+  std::string evaluator_name_;
+  std::string game_name_;
+  const KeyScheme* scheme_ = nullptr;
+  std::unique_ptr<TranspositionTable> table_;
+  bool chance_pruning_;
+  bool use_digest_ = false;     // nodes carry history digests
+  bool lookup_children_ = false;
+  bool cache_leaves_ = false;
+  std::vector<std::vector<std::int64_t>> history_order_;
+  bool history_rewarded_ = false;
+  double deadline_ = 0.0;
+  InterruptCheck interrupt_check_;
+  Stats stats_;
+  std::int64_t next_time_check_ = 0;
+  std::int64_t next_interrupt_check_ = 0;
+  int probe_level_ = 0;
+  int probcut_level_ = 0;
+  // MCMS draws by sampling key (the node's key; history digest where keyed by history).
+  std::unordered_map<Key, std::optional<Outcomes>, KeyHash> draws_;
+};
+
+// CLOCK_MONOTONIC seconds: Python's time.perf_counter() on Linux.
+double MonotonicSeconds();
+
+}  // namespace starspiel
+
+#endif  // STARSPIEL_BOTS_NATIVE_SEARCH_H_

@@ -1,0 +1,131 @@
+// The transposition table of bots/transposition.py, entry for entry.
+//
+// Same capacity, same replacement (a position keeps its latest entry; when
+// full, the oldest shallow entry goes; the deep share is kept apart and ages
+// into the shallow line), same first-in-first-out leaf store. Equal policies
+// make the two engines store, find and evict the same entries, so their node
+// counts agree.
+#ifndef STARSPIEL_BOTS_NATIVE_TABLE_H_
+#define STARSPIEL_BOTS_NATIVE_TABLE_H_
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+
+#include "bots/native/keys.h"
+
+namespace starspiel {
+
+struct KeyHash {
+  std::size_t operator()(Key key) const {
+    const std::uint64_t low = static_cast<std::uint64_t>(key);
+    const std::uint64_t high = static_cast<std::uint64_t>(key >> 64);
+    std::uint64_t h = low ^ (high * 0x9E3779B97F4A7C15ULL);
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 32;
+    return static_cast<std::size_t>(h);
+  }
+};
+
+struct Entry {
+  int depth;
+  double lower;
+  double upper;
+  std::int64_t move;  // kNoMove where none
+};
+
+constexpr std::int64_t kNoMove = -1;
+
+class TranspositionTable {
+ public:
+  static constexpr int kDeep = 2;
+
+  explicit TranspositionTable(std::int64_t capacity, double deep_share = 0.5)
+      : capacity_(capacity), deep_capacity_(static_cast<std::int64_t>(capacity * deep_share)) {
+    entries_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(capacity, 1 << 20)));
+  }
+
+  const Entry* Get(Key key) const {
+    auto it = entries_.find(key);
+    return it == entries_.end() ? nullptr : &it->second;
+  }
+
+  const double* GetLeaf(Key key) const {
+    auto it = leaf_values_.find(key);
+    return it == leaf_values_.end() ? nullptr : &it->second;
+  }
+
+  void StoreLeaf(Key key, double value) {
+    if (static_cast<std::int64_t>(leaf_values_.size()) >= capacity_) {
+      leaf_values_.erase(leaf_order_.front());
+      leaf_order_.pop_front();
+    }
+    leaf_values_[key] = value;
+    leaf_order_.push_back(key);
+  }
+
+  void Store(Key key, int depth, double lower, double upper, std::int64_t move) {
+    auto it = entries_.find(key);
+    if (it != entries_.end()) {
+      it->second = Entry{depth, lower, upper, move};
+      return;
+    }
+    if (static_cast<std::int64_t>(entries_.size()) >= capacity_) Evict();
+    if (depth >= kDeep && deep_capacity_) {
+      if (static_cast<std::int64_t>(deep_order_.size()) >= deep_capacity_) {
+        shallow_order_.push_back(deep_order_.front());
+        deep_order_.pop_front();
+      }
+      deep_order_.push_back(key);
+    } else {
+      shallow_order_.push_back(key);
+    }
+    entries_.emplace(key, Entry{depth, lower, upper, move});
+  }
+
+  std::int64_t size() const { return static_cast<std::int64_t>(entries_.size()); }
+  std::int64_t leaf_size() const { return static_cast<std::int64_t>(leaf_values_.size()); }
+  std::int64_t evictions() const { return evictions_; }
+
+  void Clear() {
+    entries_.clear();
+    shallow_order_.clear();
+    deep_order_.clear();
+    leaf_values_.clear();
+    leaf_order_.clear();
+  }
+
+ private:
+  void Evict() {
+    while (!shallow_order_.empty()) {
+      const Key key = shallow_order_.front();
+      shallow_order_.pop_front();
+      auto it = entries_.find(key);
+      if (it->second.depth >= kDeep &&
+          static_cast<std::int64_t>(deep_order_.size()) < deep_capacity_) {
+        deep_order_.push_back(key);  // re-stored deeper since: it joins the deep entries
+        continue;
+      }
+      entries_.erase(it);
+      ++evictions_;
+      return;
+    }
+    entries_.erase(deep_order_.front());
+    deep_order_.pop_front();
+    ++evictions_;
+  }
+
+  std::int64_t capacity_;
+  std::int64_t deep_capacity_;
+  std::int64_t evictions_ = 0;
+  std::unordered_map<Key, Entry, KeyHash> entries_;
+  std::deque<Key> shallow_order_;
+  std::deque<Key> deep_order_;
+  std::unordered_map<Key, double, KeyHash> leaf_values_;
+  std::deque<Key> leaf_order_;
+};
+
+}  // namespace starspiel
+
+#endif  // STARSPIEL_BOTS_NATIVE_TABLE_H_
