@@ -95,7 +95,9 @@ std::vector<std::uint8_t> Blake2b(std::string_view data, int digest_size) {
   if (size > done) std::memcpy(last, bytes + done, size - done);
   Compress(h, last, size, true);
   std::vector<std::uint8_t> digest(digest_size);
-  for (int i = 0; i < digest_size; ++i) digest[i] = static_cast<std::uint8_t>(h[i / 8] >> (8 * (i % 8)));
+  for (int i = 0; i < digest_size; ++i) {
+    digest[i] = static_cast<std::uint8_t>(h[i / 8] >> (8 * (i % 8)));  // little-endian words
+  }
   return digest;
 }
 

@@ -106,7 +106,9 @@ std::array<std::uint8_t, 64> Sha512(std::string_view data) {
   for (std::size_t i = 0; i < tail_size; i += 128) Sha512Block(state, tail + i);
   std::array<std::uint8_t, 64> digest;
   for (int i = 0; i < 8; ++i) {
-    for (int b = 0; b < 8; ++b) digest[8 * i + b] = static_cast<std::uint8_t>(state[i] >> (56 - 8 * b));
+    for (int b = 0; b < 8; ++b) {
+      digest[8 * i + b] = static_cast<std::uint8_t>(state[i] >> (56 - 8 * b));  // big-endian
+    }
   }
   return digest;
 }
@@ -222,7 +224,7 @@ std::uint64_t Random::GetRandBits(int k) {
 
 std::uint64_t Random::RandBelow(std::uint64_t n) {
   if (n == 0) throw std::invalid_argument("randbelow: n must be >= 1");
-  const int k = std::bit_width(n);  // n.bit_length(), not (n - 1)'s: n may be 1
+  const int k = static_cast<int>(std::bit_width(n));  // n.bit_length(), not (n - 1)'s: n may be 1
   std::uint64_t r = GetRandBits(k);
   while (r >= n) r = GetRandBits(k);
   return r;
@@ -261,7 +263,9 @@ std::vector<int> Random::ChoicesUniform(int n, int k) {
   drawn.reserve(std::max(k, 0));
   if (n <= 0 && k > 0) throw std::invalid_argument("choices: empty population");
   const double size = n;
-  for (int draw = 0; draw < k; ++draw) drawn.push_back(static_cast<int>(std::floor(Random01() * size)));
+  for (int draw = 0; draw < k; ++draw) {
+    drawn.push_back(static_cast<int>(std::floor(Random01() * size)));
+  }
   return drawn;
 }
 

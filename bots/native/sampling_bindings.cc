@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -29,7 +30,8 @@ std::vector<std::uint32_t> IntWords(const py::int_& value) {
   const auto bytes = n.attr("to_bytes")(size, "little").cast<std::string>();
   std::vector<std::uint32_t> words(size / 4, 0);
   for (std::size_t i = 0; i < size; ++i) {
-    words[i / 4] |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << (8 * (i % 4));
+    const auto byte = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i]));
+    words[i / 4] |= byte << (8 * (i % 4));
   }
   return words;
 }
@@ -128,7 +130,8 @@ void BindSampling(py::module_& m) {
       py::arg("seed"), py::arg("n"), py::arg("k"),
       "random.Random(seed).choices(range(n), k=k) (for tests).");
   m.def(
-      "sha512", [](const py::bytes& data) {
+      "sha512",
+      [](const py::bytes& data) {
         const auto digest = pyrandom::Sha512(std::string(data));
         return Bytes({digest.begin(), digest.end()});
       },
@@ -141,7 +144,8 @@ void BindSampling(py::module_& m) {
       py::arg("data"), py::arg("digest_size"),
       "hashlib.blake2b(data, digest_size=digest_size).digest() (for tests).");
   m.def(
-      "blake2b8", [](const py::bytes& data) { return Bytes(Blake2b(std::string(data), 8)); },
+      "blake2b8",
+      [](const py::bytes& data) { return Bytes(Blake2b(std::string(data), 8)); },
       py::arg("data"), "hashlib.blake2b(data, digest_size=8).digest() (for tests).");
   m.def(
       "mcms_sampling_seed",
