@@ -1,13 +1,16 @@
+// MCMS's draws: the seed and generator of bots/mcms.py, from bots/native/sampling.h.
 #include "bots/native/mcms_draws.h"
 
-#include <stdexcept>
+#include "bots/native/sampling.h"
 
 namespace starspiel {
 
 std::vector<std::pair<open_spiel::Action, double>> McmsDrawOutcomes(
     const std::vector<std::pair<open_spiel::Action, double>>& outcomes, int samples,
     std::uint64_t seed, const std::string& canonical_text) {
-  throw std::runtime_error("MCMS draws are not in the native engine yet");
+  std::vector<std::pair<std::int64_t, double>> given(outcomes.begin(), outcomes.end());
+  auto drawn = DrawOutcomes(given, samples, SamplingSeed(seed, canonical_text));
+  return {drawn.begin(), drawn.end()};
 }
 
 }  // namespace starspiel
