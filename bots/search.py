@@ -101,6 +101,7 @@ class SearchResult:
     action: int | None
     depth: int
     stats: dict[str, int]
+    engine: str = "python"
 
 
 class ProbedMove(NamedTuple):
@@ -1167,13 +1168,21 @@ def search(
     deeper_cutoffs: bool = False,
     history_min_depth: Any = 2,
     static_ordering: bool = False,
+    engine: str = "auto",
 ) -> SearchResult:
-    """One fixed-depth search with fresh statistics (no iterative deepening)."""
+    """One fixed-depth search with fresh statistics (no iterative deepening).
+
+    ``engine`` as for bots: ``auto`` (native where built and the game and evaluator
+    allow it), ``native`` or ``python``; ``SearchResult.engine`` says which ran.
+    """
+    from bots.native_search import make_searcher  # imports this module
+
     if player is None:
         player = state.current_player()
         if player < 0:
             raise ValueError("state is a chance or terminal node: pass `player` explicitly")
-    searcher = Searcher(
+    searcher = make_searcher(
+        engine,
         game,
         player,
         algorithm,
@@ -1190,4 +1199,6 @@ def search(
         static_ordering=static_ordering,
     )
     value, action = searcher.search(state, depth)
-    return SearchResult(value=value, action=action, depth=depth, stats=searcher.stats())
+    return SearchResult(
+        value=value, action=action, depth=depth, stats=searcher.stats(), engine=searcher.engine
+    )
