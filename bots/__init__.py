@@ -14,12 +14,13 @@ __all__ = ["BOT_NAMES", "SEARCH_BOTS", "check_game_supported", "make_bot"]
 _SUBMODULES = frozenset(
     {
         "calibration",
-        "compile",
         "evaluators",
         "factory",
         "keys",
         "mcms",
         "mcts",
+        "native_engine",
+        "native_search",
         "node",
         "search",
         "search_bot",
@@ -30,9 +31,8 @@ _SUBMODULES = frozenset(
 
 
 def __getattr__(name: str) -> Any:
-    # Loaded on first use (`bots.make_bot`, `bots.evaluators.EVALUATORS`, ...), so
-    # `python -m bots.compile` runs without loading the engine: a stale compiled
-    # engine refuses to load, and the tool is how to fix that.
+    # Loaded on first use (`bots.make_bot`, `bots.evaluators.EVALUATORS`, ...): a
+    # plain `import bots` stays cheap and loads neither engine.
     if name in __all__:
         return getattr(importlib.import_module("bots.factory"), name)
     if name in _SUBMODULES:

@@ -65,7 +65,9 @@ class NativeSearcher:
     ):
         module = native_engine.require()
         if kwargs.get("key_fn") is not None:
-            raise ValueError("engine=native keys states itself; a custom key_fn needs engine=python")
+            raise ValueError(
+                "engine=native keys states itself; a custom key_fn needs engine=python"
+            )
         # The reference searcher validates every argument and resolves the evaluator,
         # its bounds and the probing factor exactly as the Python engine would.
         if samples is not None:

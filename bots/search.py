@@ -37,15 +37,6 @@ from typing import Any, NamedTuple, cast
 
 import pyspiel
 
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # a pure-Python install: only mypyc reads the attribute
-
-    def mypyc_attr(*_args: Any, **_kwargs: Any) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
-
-
-from bots.compile import check_compiled_engine
 from bots.evaluators import evaluator_bounds, make_evaluator
 from bots.keys import (
     HistoryDigestNode,
@@ -65,11 +56,6 @@ CHANCE = int(pyspiel.PlayerId.CHANCE)
 INF = math.inf
 _TIME_CHECK_INTERVAL = 64
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
-# True where this module runs as the extension `python -m bots.compile` builds;
-# an extension built from other source refuses to load.
-COMPILED = not __file__.endswith(".py")
-if COMPILED:
-    check_compiled_engine()
 
 STAT_KEYS = (
     "nodes",
@@ -181,9 +167,6 @@ class ProbCutSettings:
         return model
 
 
-# Subclasses (MCMS, the studies' counting searchers, tests) stay plain Python
-# when the engine is compiled.
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Searcher:
     """Runs fixed-depth searches from one player's point of view.
 

@@ -104,10 +104,16 @@ def run_metadata() -> dict[str, Any]:
 
 
 def search_engine() -> str:
-    """Which build of the engine ran: ``python -m bots.compile`` changes speed, not results."""
-    from bots import search
+    """Which engines could run: bots with engine=auto run native where it is built
+    (each record's ``engine``, where a program writes one, says which ran)."""
+    from bots import native_engine
 
-    return "compiled (mypyc)" if search.COMPILED else "plain Python"
+    problem = native_engine.problem()
+    return (
+        "native (C++) where the game and evaluator allow, else Python"
+        if problem is None
+        else (f"Python only ({problem})")
+    )
 
 
 def write_atomic(path: str, text: str) -> None:
