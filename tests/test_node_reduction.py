@@ -94,14 +94,20 @@ def test_position_file_reuses_positions(tmp_path):
 
 
 def test_injected_wrong_value_is_a_mismatch_and_fails_the_run(tmp_path, monkeypatch):
-    real = nr_run.Searcher
+    real = nr_run.make_searcher
 
-    class WrongStar1(real):
-        def search(self, state, depth, *args, **kwargs):
-            value, action = super().search(state, depth, *args, **kwargs)
-            return (value + 0.25 if self.algorithm == "star1" else value), action
+    def wrong_star1(*args, **kwargs):
+        searcher = real(*args, **kwargs)  # either engine
+        search = searcher.search
 
-    monkeypatch.setattr(nr_run, "Searcher", WrongStar1)
+        def wrong_search(state, depth, *more, **options):
+            value, action = search(state, depth, *more, **options)
+            return (value + 0.25 if searcher.algorithm == "star1" else value), action
+
+        searcher.search = wrong_search
+        return searcher
+
+    monkeypatch.setattr(nr_run, "make_searcher", wrong_star1)
     out = tmp_path / "bad"
     argv = [
         "node_reduction",

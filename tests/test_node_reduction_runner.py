@@ -62,15 +62,21 @@ def test_one_task_per_position_with_its_depths_in_order():
 def test_a_position_over_its_task_timeout_skips_the_rest(tmp_path, monkeypatch):
     from experiments.common.runner import TaskTimeout
 
-    real = nr_search.Searcher
+    real = nr_search.make_searcher
 
-    class Expires(real):
-        def search(self, state, depth, *args, **kwargs):
+    def expiring(*args, **kwargs):
+        searcher = real(*args, **kwargs)  # either engine
+        search = searcher.search
+
+        def expires(state, depth, *more, **options):
             if depth == 2:
                 raise TaskTimeout(5.0)
-            return super().search(state, depth, *args, **kwargs)
+            return search(state, depth, *more, **options)
 
-    monkeypatch.setattr(nr_search, "Searcher", Expires)
+        searcher.search = expires
+        return searcher
+
+    monkeypatch.setattr(nr_search, "make_searcher", expiring)
     options = {"game": "pig(winscore=20)", "algorithms": ["star1"], "depths": ["1-3"]}
     records = _run({**options, "positions": 1}, str(tmp_path), workers=1)
     by_depth = {(r["depth"], r["algorithm"]): r for r in records.values()}

@@ -31,8 +31,8 @@ from open_spiel.python.algorithms import minimax
 
 from bots.calibration import probcut_settings
 from bots.evaluators import make_evaluator
-from bots.mcms import MCMSSearcher
-from bots.search import STAT_KEYS, Searcher, SearchTimeout
+from bots.native_search import make_searcher
+from bots.search import STAT_KEYS, SearchTimeout
 from experiments.common.runner import TaskTimeout
 from experiments.node_reduction import ballard
 from experiments.node_reduction.positions import deserialize
@@ -241,11 +241,28 @@ class Runner:
                 **star25,
             )
         elif engine_algorithm == "mcms":
-            searcher = MCMSSearcher(game, player, evaluator=evaluator, **kwargs)
+            samples = kwargs.pop("samples")
+            seed = kwargs.pop("seed", 0)
+            searcher = make_searcher(
+                "auto",
+                game,
+                player,
+                "star2",
+                samples=samples,
+                seed=seed,
+                evaluator=evaluator,
+                **kwargs,
+            )
         else:
             # What bots.search.search() builds, plus a deadline for the budget.
-            searcher = Searcher(
-                game, player, engine_algorithm, evaluator=evaluator, probcut=probcut, **kwargs
+            searcher = make_searcher(
+                "auto",
+                game,
+                player,
+                engine_algorithm,
+                evaluator=evaluator,
+                probcut=probcut,
+                **kwargs,
             )
         searcher.deadline = start + self.settings.budget
         value, action = searcher.search(state, unit.depth)
@@ -253,6 +270,7 @@ class Runner:
         record["seconds"] = time.perf_counter() - start
         record["value"] = float(value)
         record["action"] = None if action is None else int(action)
+        record["engine"] = searcher.engine
         record.update({key: int(stats[key]) for key in STAT_KEYS})
 
     def _run_openspiel(
