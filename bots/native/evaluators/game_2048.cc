@@ -10,7 +10,11 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
+// 2048.h declares `const int max_tile() const`, which -Wextra flags.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-qualifiers"
 #include "open_spiel/games/twenty_forty_eight/2048.h"
+#pragma GCC diagnostic pop
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
