@@ -25,6 +25,8 @@ class BackgammonEvaluator(Evaluator):
     under gammon scoring. Bounds: (min_utility, max_utility).
     """
 
+    native_name = "backgammon"  # its C++ twin in bots/native/evaluators/
+
     def __init__(self, game: pyspiel.Game):
         check_game_name(game, "backgammon", "BackgammonEvaluator")
         super().__init__(game)

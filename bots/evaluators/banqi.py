@@ -35,6 +35,8 @@ class BanqiEvaluator(Evaluator):
     Bounds: (-1, 1).
     """
 
+    native_name = "banqi"  # its C++ twin in bots/native/evaluators/
+
     def __init__(self, game: pyspiel.Game):
         check_game_name(game, "banqi", "BanqiEvaluator")
         super().__init__(game)

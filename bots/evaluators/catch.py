@@ -20,6 +20,8 @@ class CatchEvaluator(Evaluator):
     best play. Before the ball is dropped, 0. Bounds: (-1, 1).
     """
 
+    native_name = "catch"  # its C++ twin in bots/native/evaluators/
+
     def __init__(self, game: pyspiel.Game):
         check_game_name(game, "catch", "CatchEvaluator")
         super().__init__(game)

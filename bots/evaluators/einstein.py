@@ -26,6 +26,8 @@ class EinsteinEvaluator(Evaluator):
 
     _ROW = 21  # 5 cells of 4 characters + newline
 
+    native_name = "einstein_wurfelt_nicht"  # its C++ twin in bots/native/evaluators/
+
     def __init__(self, game: pyspiel.Game):
         check_game_name(game, "einstein_wurfelt_nicht", "EinsteinEvaluator")
         super().__init__(game)

@@ -22,6 +22,8 @@ class MidpointEvaluator(Evaluator):
     Bounds: `game_value_bounds(game)` = (min_utility, max_utility) except 2048.
     """
 
+    native_name = "midpoint"  # its C++ twin in bots/native/evaluators/
+
     def __init__(self, game: pyspiel.Game):
         super().__init__(game)
         self._mid = (game.min_utility() + game.max_utility()) / 2.0

@@ -27,6 +27,8 @@ class Game2048Evaluator(Evaluator):
     _MONO = 2.0
     _BASE = 40.0
 
+    native_name = "2048"  # its C++ twin in bots/native/evaluators/
+
     def __init__(self, game: pyspiel.Game):
         check_game_name(game, "2048", "Game2048Evaluator")
         super().__init__(game)

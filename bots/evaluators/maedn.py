@@ -87,6 +87,8 @@ class MaednEvaluator(Evaluator):
     _ROW = 22  # 21 characters + newline
     _BOARD = 11 * 22  # the board part of the string
 
+    native_name = "maedn"  # its C++ twin in bots/native/evaluators/
+
     def __init__(self, game: pyspiel.Game):
         check_game_name(game, "maedn", "MaednEvaluator")
         if game.num_players() != 2:

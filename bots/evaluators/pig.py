@@ -48,6 +48,8 @@ class PigEvaluator(Evaluator):
     Two players only. Bounds: (min_utility, max_utility) = (-1, 1).
     """
 
+    native_name = "pig"  # its C++ twin in bots/native/evaluators/
+
     def __init__(self, game: pyspiel.Game):
         check_game_name(game, "pig", "PigEvaluator")
         if game.num_players() != 2:

@@ -26,6 +26,8 @@ class YachtEvaluator(Evaluator):
     5 six-sided dice, 3 rolls. Bounds: (-1, 1).
     """
 
+    native_name = "yacht"  # its C++ twin in bots/native/evaluators/
+
     def __init__(self, game: pyspiel.Game):
         check_game_name(game, "yacht", "YachtEvaluator")
         params = game.get_parameters()

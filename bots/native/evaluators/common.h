@@ -1,0 +1,69 @@
+// Helpers shared by the native evaluators (bots/native/evaluators/*.cc).
+//
+// They mirror what the Python evaluators do before computing a value:
+// bots.evaluators.api.check_game_name, params.get(key, default), and the
+// base class's terminal handling. Kept header-only so each evaluator's file
+// stands alone.
+#ifndef STARSPIEL_BOTS_NATIVE_EVALUATORS_COMMON_H_
+#define STARSPIEL_BOTS_NATIVE_EVALUATORS_COMMON_H_
+
+#include <stdexcept>
+#include <string>
+#include <typeinfo>
+
+#include "open_spiel/game_parameters.h"
+#include "open_spiel/spiel.h"
+
+namespace starspiel {
+namespace evaluators {
+
+// bots.evaluators.api.SHRINK.
+inline constexpr double kShrink = 0.99;
+
+// Throws std::invalid_argument unless `game` is the game `expected`, with
+// the message of bots.evaluators.api.check_game_name.
+inline void CheckGameName(const open_spiel::Game& game,
+                          const std::string& expected,
+                          const std::string& cls) {
+  const std::string name = game.GetType().short_name;
+  if (name != expected) {
+    throw std::invalid_argument(
+        cls + " evaluates game '" + expected + "', got game '" + name +
+        "'; use make_evaluator('default', game) to pick the right one");
+  }
+}
+
+// params.get(key, default) of a Python evaluator, for int and bool values.
+inline int IntParameter(const open_spiel::GameParameters& params,
+                        const std::string& key, int default_value) {
+  auto it = params.find(key);
+  return it == params.end() ? default_value : it->second.int_value();
+}
+
+inline bool BoolParameter(const open_spiel::GameParameters& params,
+                          const std::string& key, bool default_value) {
+  auto it = params.find(key);
+  return it == params.end() ? default_value : it->second.bool_value();
+}
+
+// The concrete state class of the evaluated game. The factory checked the
+// game, so this is one pointer comparison; a state of another game (a caller
+// mixing games) is an error instead of undefined behaviour.
+template <typename T>
+const T& StateAs(const open_spiel::State& state, const char* evaluator) {
+  if (typeid(state) != typeid(T)) {
+    throw std::invalid_argument(std::string(evaluator) +
+                                ": the state is not a state of its game");
+  }
+  return static_cast<const T&>(state);
+}
+
+// The Python base class's player_value for terminal states.
+inline double TerminalValue(const open_spiel::State& state, int player) {
+  return state.Returns()[player];
+}
+
+}  // namespace evaluators
+}  // namespace starspiel
+
+#endif  // STARSPIEL_BOTS_NATIVE_EVALUATORS_COMMON_H_
