@@ -31,4 +31,5 @@ PYBIND11_MODULE(_native, m) {
       "The native evaluator `name`'s value of `state` for `player` (for tests).");
   starspiel::BindSearch(m);
   starspiel::BindSampling(m);
+  starspiel::BindBaselines(m);
 }
