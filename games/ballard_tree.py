@@ -302,5 +302,5 @@ class BallardEvaluator(_common.PositionEvaluator):
         return float(pos[2])
 
 
-pyspiel.register_game(_GAME_TYPE, BallardGame)
+PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, BallardGame)
 register_evaluator(SHORT_NAME, BallardEvaluator)
