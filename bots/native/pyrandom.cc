@@ -1,0 +1,268 @@
+#include "bots/native/pyrandom.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <stdexcept>
+
+namespace starspiel::pyrandom {
+namespace {
+
+// SHA-512 (FIPS 180-4): the first 64 bits of the fractional parts of the cube
+// roots of the first 80 primes.
+constexpr std::uint64_t kSha512K[80] = {
+    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
+    0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
+    0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
+    0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL, 0xc19bf174cf692694ULL,
+    0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
+    0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
+    0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL,
+    0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL, 0x06ca6351e003826fULL, 0x142929670a0e6e70ULL,
+    0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
+    0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
+    0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL,
+    0xd192e819d6ef5218ULL, 0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
+    0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL,
+    0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL,
+    0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL,
+    0xca273eceea26619cULL, 0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL,
+    0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
+    0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
+    0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
+};
+
+// The first 64 bits of the fractional parts of the square roots of the first 8 primes.
+constexpr std::uint64_t kSha512Init[8] = {
+    0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
+    0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
+};
+
+void Sha512Block(std::uint64_t state[8], const std::uint8_t* block) {
+  std::uint64_t w[80];
+  for (int t = 0; t < 16; ++t) {
+    std::uint64_t word = 0;
+    for (int b = 0; b < 8; ++b) word = (word << 8) | block[8 * t + b];  // big-endian
+    w[t] = word;
+  }
+  for (int t = 16; t < 80; ++t) {
+    const std::uint64_t s0 = std::rotr(w[t - 15], 1) ^ std::rotr(w[t - 15], 8) ^ (w[t - 15] >> 7);
+    const std::uint64_t s1 = std::rotr(w[t - 2], 19) ^ std::rotr(w[t - 2], 61) ^ (w[t - 2] >> 6);
+    w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+  }
+  std::uint64_t a = state[0], b = state[1], c = state[2], d = state[3];
+  std::uint64_t e = state[4], f = state[5], g = state[6], h = state[7];
+  for (int t = 0; t < 80; ++t) {
+    const std::uint64_t sum1 = std::rotr(e, 14) ^ std::rotr(e, 18) ^ std::rotr(e, 41);
+    const std::uint64_t choose = (e & f) ^ (~e & g);
+    const std::uint64_t t1 = h + sum1 + choose + kSha512K[t] + w[t];
+    const std::uint64_t sum0 = std::rotr(a, 28) ^ std::rotr(a, 34) ^ std::rotr(a, 39);
+    const std::uint64_t majority = (a & b) ^ (a & c) ^ (b & c);
+    const std::uint64_t t2 = sum0 + majority;
+    h = g;
+    g = f;
+    f = e;
+    e = d + t1;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2;
+  }
+  state[0] += a;
+  state[1] += b;
+  state[2] += c;
+  state[3] += d;
+  state[4] += e;
+  state[5] += f;
+  state[6] += g;
+  state[7] += h;
+}
+
+// MT19937's parameters.
+constexpr int kM = 397;
+constexpr std::uint32_t kMatrixA = 0x9908b0dfU;
+constexpr std::uint32_t kUpperMask = 0x80000000U;
+constexpr std::uint32_t kLowerMask = 0x7fffffffU;
+
+}  // namespace
+
+std::array<std::uint8_t, 64> Sha512(std::string_view data) {
+  std::uint64_t state[8];
+  for (int i = 0; i < 8; ++i) state[i] = kSha512Init[i];
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(data.data());
+  const std::size_t size = data.size();
+  std::size_t done = 0;
+  for (; size - done >= 128; done += 128) Sha512Block(state, bytes + done);
+  // Padding: 0x80, zeros, then the length in bits as a 128-bit big-endian number
+  // (the high 64 bits are zero for any string that fits in memory).
+  std::uint8_t tail[256] = {};
+  const std::size_t rest = size - done;
+  for (std::size_t i = 0; i < rest; ++i) tail[i] = bytes[done + i];
+  tail[rest] = 0x80;
+  const std::size_t tail_size = rest + 1 + 16 <= 128 ? 128 : 256;
+  const std::uint64_t bits = static_cast<std::uint64_t>(size) * 8;
+  for (int b = 0; b < 8; ++b) tail[tail_size - 1 - b] = static_cast<std::uint8_t>(bits >> (8 * b));
+  for (std::size_t i = 0; i < tail_size; i += 128) Sha512Block(state, tail + i);
+  std::array<std::uint8_t, 64> digest;
+  for (int i = 0; i < 8; ++i) {
+    for (int b = 0; b < 8; ++b) digest[8 * i + b] = static_cast<std::uint8_t>(state[i] >> (56 - 8 * b));
+  }
+  return digest;
+}
+
+std::vector<std::uint32_t> WordsFromBigEndian(const std::uint8_t* bytes, std::size_t size) {
+  std::vector<std::uint32_t> words((size + 3) / 4, 0);
+  for (std::size_t i = 0; i < size; ++i) {
+    const std::size_t from_low = size - 1 - i;  // the byte's place from the least significant
+    words[from_low / 4] |= static_cast<std::uint32_t>(bytes[i]) << (8 * (from_low % 4));
+  }
+  while (words.size() > 1 && words.back() == 0) words.pop_back();
+  if (words.empty()) words.push_back(0);
+  return words;
+}
+
+Random Random::FromWords(const std::vector<std::uint32_t>& key) {
+  // CPython keys init_by_array with the int's significant words only, so
+  // [x, 0] must seed as [x]: trim before keying.
+  std::vector<std::uint32_t> trimmed = key;
+  while (trimmed.size() > 1 && trimmed.back() == 0) trimmed.pop_back();
+  if (trimmed.empty()) trimmed.push_back(0);
+  Random random;
+  random.InitByArray(trimmed);
+  return random;
+}
+
+Random Random::FromInt(std::uint64_t seed) {
+  return FromWords({static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)});
+}
+
+Random Random::FromString(const std::string& text) {
+  // Version 2 seeding: int.from_bytes(text.encode() + sha512(text.encode()).digest()), big-endian.
+  const std::array<std::uint8_t, 64> digest = Sha512(text);
+  std::vector<std::uint8_t> bytes(text.begin(), text.end());
+  bytes.insert(bytes.end(), digest.begin(), digest.end());
+  return FromWords(WordsFromBigEndian(bytes.data(), bytes.size()));
+}
+
+void Random::InitGenRand(std::uint32_t s) {
+  mt_[0] = s;
+  for (int i = 1; i < kN; ++i) {
+    mt_[i] = 1812433253U * (mt_[i - 1] ^ (mt_[i - 1] >> 30)) + static_cast<std::uint32_t>(i);
+  }
+  mti_ = kN;
+}
+
+void Random::InitByArray(const std::vector<std::uint32_t>& key) {
+  InitGenRand(19650218U);
+  const std::size_t key_length = key.size();
+  int i = 1;
+  std::size_t j = 0;
+  for (std::size_t k = std::max<std::size_t>(kN, key_length); k > 0; --k) {
+    mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1664525U)) + key[j] +
+             static_cast<std::uint32_t>(j);
+    ++i;
+    ++j;
+    if (i >= kN) {
+      mt_[0] = mt_[kN - 1];
+      i = 1;
+    }
+    if (j >= key_length) j = 0;
+  }
+  for (int k = kN - 1; k > 0; --k) {
+    mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1566083941U)) -
+             static_cast<std::uint32_t>(i);
+    ++i;
+    if (i >= kN) {
+      mt_[0] = mt_[kN - 1];
+      i = 1;
+    }
+  }
+  mt_[0] = 0x80000000U;  // a non-zero state whatever the key
+}
+
+void Random::Twist() {
+  auto mix = [](std::uint32_t upper, std::uint32_t lower) {
+    const std::uint32_t y = (upper & kUpperMask) | (lower & kLowerMask);
+    return (y >> 1) ^ ((y & 1U) ? kMatrixA : 0U);
+  };
+  int kk = 0;
+  for (; kk < kN - kM; ++kk) mt_[kk] = mt_[kk + kM] ^ mix(mt_[kk], mt_[kk + 1]);
+  for (; kk < kN - 1; ++kk) mt_[kk] = mt_[kk + (kM - kN)] ^ mix(mt_[kk], mt_[kk + 1]);
+  mt_[kN - 1] = mt_[kM - 1] ^ mix(mt_[kN - 1], mt_[0]);
+  mti_ = 0;
+}
+
+std::uint32_t Random::GenRandUint32() {
+  if (mti_ >= kN) Twist();
+  std::uint32_t y = mt_[mti_++];
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680U;
+  y ^= (y << 15) & 0xefc60000U;
+  y ^= y >> 18;
+  return y;
+}
+
+double Random::Random01() {
+  // 27 high bits then 26 high bits: a multiple of 2^-53 in [0, 1).
+  const std::uint32_t a = GenRandUint32() >> 5;
+  const std::uint32_t b = GenRandUint32() >> 6;
+  return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+std::uint64_t Random::GetRandBits(int k) {
+  if (k < 0 || k > 64) throw std::invalid_argument("getrandbits: k must be in [0, 64]");
+  if (k == 0) return 0;
+  if (k <= 32) return GenRandUint32() >> (32 - k);
+  // Wider: 32-bit words filled least significant first, the last one truncated.
+  const std::uint64_t low = GenRandUint32();
+  const std::uint64_t high = GenRandUint32() >> (64 - k);
+  return (high << 32) | low;
+}
+
+std::uint64_t Random::RandBelow(std::uint64_t n) {
+  if (n == 0) throw std::invalid_argument("randbelow: n must be >= 1");
+  const int k = std::bit_width(n);  // n.bit_length(), not (n - 1)'s: n may be 1
+  std::uint64_t r = GetRandBits(k);
+  while (r >= n) r = GetRandBits(k);
+  return r;
+}
+
+std::vector<int> Random::Choices(const std::vector<double>& weights, int k) {
+  const int n = static_cast<int>(weights.size());
+  if (n == 0) throw std::invalid_argument("choices: no weights");
+  std::vector<double> cumulative(n);
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) cumulative[i] = sum = (i == 0 ? weights[0] : sum + weights[i]);
+  const double total = cumulative.back() + 0.0;
+  if (total <= 0.0) throw std::invalid_argument("Total of weights must be greater than zero");
+  if (!std::isfinite(total)) throw std::invalid_argument("Total of weights must be finite");
+  std::vector<int> drawn;
+  drawn.reserve(std::max(k, 0));
+  for (int draw = 0; draw < k; ++draw) {
+    // bisect_right(cumulative, x, 0, n - 1): the last index is never probed.
+    const double x = Random01() * total;
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+      const int mid = (lo + hi) / 2;
+      if (x < cumulative[mid]) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    drawn.push_back(lo);
+  }
+  return drawn;
+}
+
+std::vector<int> Random::ChoicesUniform(int n, int k) {
+  std::vector<int> drawn;
+  drawn.reserve(std::max(k, 0));
+  if (n <= 0 && k > 0) throw std::invalid_argument("choices: empty population");
+  const double size = n;
+  for (int draw = 0; draw < k; ++draw) drawn.push_back(static_cast<int>(std::floor(Random01() * size)));
+  return drawn;
+}
+
+}  // namespace starspiel::pyrandom
