@@ -134,7 +134,11 @@ class MCMSSearcher(Searcher):
         return {key: getattr(self, key) for key in MCMS_STAT_KEYS}
 
     def sampling_key(self, node: SearchNode) -> Hashable:
-        """The node's table key; for history-keyed games always the history digest."""
+        """The node's table key; for history-keyed games always the history digest.
+
+        A C++ twin's state of a game in games/ is keyed by its string but samples
+        with the Python position rebuilt from it, as on the Python twin.
+        """
         key_fn = self.key_fn
         if self._sampling_fn is not None and key_fn is self._default_key:
             return self._sampling_fn(node)
