@@ -124,6 +124,17 @@ def position_key(position: Any) -> Hashable:
     return position
 
 
+def custom_game_key(state: Any) -> Hashable:
+    """The C++ twins of the games in games/ (dice, chance_tic_tac_toe, ballard_tree).
+
+    Their strings print every field of the Python position (board or path, player,
+    line, roller, result; the game's parameters are the same within a search), so
+    two states print alike exactly when their positions are equal: the table finds
+    the same transpositions on either twin and node counts do not move.
+    """
+    return str(state)
+
+
 # Keys checked to determine the rest of the game (tests/test_transposition_keys.py);
 # every other game is keyed by its history (as a digest). Not 2048: equal boards and scores
 # can have different legal moves there (hidden merge flags), and yacht, maedn
@@ -133,7 +144,20 @@ KEY_FUNCTIONS: dict[str, KeyFunction] = {
     "backgammon": string_key,
     "catch": string_key,
     "einstein_wurfelt_nicht": einstein_key,
+    "dice": custom_game_key,
+    "chance_tic_tac_toe": custom_game_key,
+    "ballard_tree": custom_game_key,
 }
+
+# MCMS's sampling keys where a game's table key is not the key its draws are
+# seeded with: the games in games/ register the position of a C++ twin's state,
+# so draws are seeded with the same canonical text on either twin.
+SAMPLING_KEY_FUNCTIONS: dict[str, KeyFunction] = {}
+
+
+def register_sampling_key(short_name: str, key_fn: KeyFunction) -> None:
+    """Seeds MCMS's draws in pyspiel states of ``short_name`` with ``key_fn(state)``."""
+    SAMPLING_KEY_FUNCTIONS[short_name] = key_fn
 
 
 def default_key_function(game: pyspiel.Game) -> KeyFunction:

@@ -37,6 +37,8 @@ from typing import Any
 import pyspiel
 
 from bots.keys import (
+    KEY_FUNCTIONS,
+    SAMPLING_KEY_FUNCTIONS,
     HistoryDigestNode,
     digest_key,
     history_digest,
@@ -116,6 +118,11 @@ class MCMSSearcher(Searcher):
         self.samples = samples
         self.seed = seed
         self._draws: dict[Hashable, list[tuple[int, float]] | None] = {}
+        short_name = game.get_type().short_name
+        # A C++ twin of a custom game (games/native/) is keyed by its string; its
+        # draws stay seeded by the Python position, as on the Python twin.
+        self._default_key = KEY_FUNCTIONS.get(short_name)
+        self._sampling_fn = SAMPLING_KEY_FUNCTIONS.get(short_name)
 
     def reset_stats(self) -> None:
         super().reset_stats()
@@ -127,8 +134,14 @@ class MCMSSearcher(Searcher):
         return {key: getattr(self, key) for key in MCMS_STAT_KEYS}
 
     def sampling_key(self, node: SearchNode) -> Hashable:
-        """The node's table key; for history-keyed games always the history digest."""
+        """The node's table key; for history-keyed games always the history digest.
+
+        A C++ twin's state of a game in games/ is keyed by its string but samples
+        with the Python position rebuilt from it, as on the Python twin.
+        """
         key_fn = self.key_fn
+        if self._sampling_fn is not None and key_fn is self._default_key:
+            return self._sampling_fn(node)
         if key_fn is pig_key:
             # Pig's table key is its bare string now; the draws stay seeded by the
             # (player, string) key they had, so sampled trees and published counts stay.

@@ -1,4 +1,4 @@
-"""Shared machinery for the Python-registered games.
+"""Shared machinery for the Python implementations of the custom games.
 
 Every game keeps its rules in an immutable plain-Python *position* (a tuple
 subclass, so hashing and equality run at C speed and a transposition table
@@ -115,6 +115,20 @@ def two_player_chance_game_type(
     )
 
 
+def register_game(game_type: pyspiel.GameType, game_class: type) -> bool:
+    """Registers a Python game with pyspiel unless its C++ twin is registered.
+
+    games/__init__.py loads the native engine first; its static initializers
+    register the C++ twins (games/native/) under the same short names, and a
+    second registration would clash. Returns whether the Python game is the one
+    ``pyspiel.load_game`` now builds.
+    """
+    if game_type.short_name in pyspiel.registered_names():
+        return False
+    pyspiel.register_game(game_type, game_class)
+    return True
+
+
 def check_int(name: str, value: Any, lo: int, hi: int | None, game: str, extra: str = "") -> int:
     """Validates an integer game parameter with a message a user can act on."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -228,6 +242,11 @@ def as_position(state: Any, position_type: type[P]) -> P:
         return state
     get = getattr(state, "search_position", None)
     if get is None:
+        # A state of the game's C++ twin (games/native/) carries no position:
+        # the game module rebuilds it from the state's string.
+        from_state = getattr(position_type, "from_state", None)
+        if from_state is not None and isinstance(state, pyspiel.State):
+            return from_state(state)
         raise TypeError(
             f"expected a {position_type.__name__} or a state of the matching "
             f"Python game (with search_position()); got {type(state).__name__}"

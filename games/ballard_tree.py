@@ -31,6 +31,7 @@ import random
 import pyspiel
 
 from bots.evaluators.registry import register_evaluator
+from bots.keys import register_sampling_key
 from games import _common
 from games._common import CHANCE, TERMINAL
 
@@ -119,10 +120,10 @@ class BallardRules(_common.Rules):
             self._perm[path] = arcs
         return arcs
 
-    def game(self) -> pyspiel.Game:
+    def game(self) -> BallardGame:
+        """The Python game of these rules (not the registry's, which may be the C++ twin)."""
         if self._game is None:
-            self._game = pyspiel.load_game(
-                SHORT_NAME,
+            self._game = BallardGame(
                 {
                     "n": self.n,
                     "plies": self.plies,
@@ -137,6 +138,24 @@ class BallardRules(_common.Rules):
 @functools.cache
 def ballard_rules(n, plies, order, seed, final_chance) -> BallardRules:
     return BallardRules(n, plies, order, seed, final_chance)
+
+
+def rules_of(game: pyspiel.Game) -> BallardRules:
+    """The rules of a ballard_tree game, the Python one or its C++ twin."""
+    if isinstance(game, BallardGame):
+        return game.rules
+    if game.get_type().short_name != SHORT_NAME:
+        raise ValueError(f"game {game} is not a ballard_tree")
+    p = game.get_parameters()
+    return ballard_rules(
+        int(p["n"]), int(p["plies"]), str(p["order"]), int(p["seed"]), bool(p["final_chance"])
+    )
+
+
+def leaf_bounds(game: pyspiel.Game) -> tuple[int, int]:
+    """(L, U): the smallest and largest leaf value (player 0's view), on either twin."""
+    r = rules_of(game)
+    return (r.leaf_min, r.leaf_max)
 
 
 class BallardPosition(_common.Position):
@@ -185,6 +204,23 @@ class BallardPosition(_common.Position):
 
     def value_so_far(self) -> int:
         return self[2]
+
+    @classmethod
+    def from_state(cls, state: pyspiel.State) -> BallardPosition:
+        """The position of a state of the C++ twin (games/native/ballard_tree.cc).
+
+        Its string prints the path and the value (``path=0,2 value=-1 node=min``).
+        """
+        path_text, value_text, _ = str(state).split(" ")
+        path = path_text[5:]
+        return _new(
+            cls,
+            (
+                rules_of(state.get_game()),
+                tuple(int(a) for a in path.split(",")) if path else (),
+                int(value_text[6:]),
+            ),
+        )
 
 
 class BallardGame(pyspiel.Game):
@@ -283,10 +319,11 @@ class BallardEvaluator(_common.PositionEvaluator):
     """The arc sum so far: exact at leaves, always within [L, U]."""
 
     position_type = BallardPosition
+    native_name = "ballard_tree"  # the C++ twin in games/native/ballard_tree.cc
 
     def __init__(self, game):
-        if isinstance(game, BallardGame):
-            lo, hi = game.leaf_bounds()
+        if game.get_type().short_name == SHORT_NAME:
+            lo, hi = leaf_bounds(game)  # either twin
         else:
             lo, hi = game.min_utility(), game.max_utility()
         self._leaf_bounds = (float(lo), float(hi))
@@ -302,5 +339,7 @@ class BallardEvaluator(_common.PositionEvaluator):
         return float(pos[2])
 
 
-pyspiel.register_game(_GAME_TYPE, BallardGame)
+PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, BallardGame)
 register_evaluator(SHORT_NAME, BallardEvaluator)
+# MCMS seeds its draws with the position's canonical text, on either twin.
+register_sampling_key(SHORT_NAME, BallardPosition.from_state)

@@ -15,6 +15,7 @@ import functools
 import pyspiel
 
 from bots.evaluators.registry import register_evaluator
+from bots.keys import register_sampling_key
 from games import _common
 from games._common import CHANCE, TERMINAL
 
@@ -43,6 +44,17 @@ _OUTCOMES = tuple(
 )
 _OUTCOME_ACTIONS = tuple(tuple(a for a, _ in out) for out in _OUTCOMES)
 _RETURNS = {1: (1.0, -1.0), -1: (-1.0, 1.0), 0: (0.0, 0.0)}
+# Status line of str(state) -> (cp, nxt) (status_string's inverse).
+_STATUS = {
+    "x won": (TERMINAL, 1),
+    "o won": (TERMINAL, -1),
+    "draw": (TERMINAL, 0),
+    "chance (block?), then x to move": (CHANCE, 0),
+    "chance (block?), then o to move": (CHANCE, 1),
+    "x to move": (0, 0),
+    "o to move": (1, 0),
+}
+_MASK_OF = {"x": 0, "o": 1, "#": 2}
 _ZERO = (0.0, 0.0)
 
 _GAME_TYPE = _common.two_player_chance_game_type(
@@ -133,6 +145,27 @@ class ChanceTTTPosition(_common.Position):
         return f"{'xo'[cp]} to move"
 
     @classmethod
+    def from_state(cls, state: pyspiel.State) -> ChanceTTTPosition:
+        """The position of a state of the C++ twin (games/native/chance_tic_tac_toe.cc).
+
+        Its string prints every field: the board (blocks too), then the status
+        line, which names the player to move (next, at a chance node) or the result.
+        """
+        return cls.from_string(str(state))
+
+    @classmethod
+    def from_string(cls, text: str) -> ChanceTTTPosition:
+        """Inverse of ``f"{board_string()}\n{status_string()}"`` (str of a state)."""
+        board, status = text[:11], text[12:]
+        masks = [0, 0, 0]
+        for i, ch in enumerate(board.replace("\n", "")):
+            plane = _MASK_OF.get(ch)
+            if plane is not None:
+                masks[plane] |= 1 << i
+        cp, nxt = _STATUS[status]
+        return _new(cls, (masks[0], masks[1], masks[2], cp, nxt))
+
+    @classmethod
     def from_board(cls, board: str, cp: int, nxt: int = 0) -> ChanceTTTPosition:
         """Builds a position from 3 rows of x, o, # (blocked), . (tests).
 
@@ -151,8 +184,9 @@ class ChanceTTTPosition(_common.Position):
 
 
 @functools.cache
-def _game() -> pyspiel.Game:
-    return pyspiel.load_game(SHORT_NAME)
+def _game() -> ChanceTTTGame:
+    # The Python game (the registry's may be the C++ twin): positions' to_state().
+    return ChanceTTTGame()
 
 
 class ChanceTTTGame(pyspiel.Game):
@@ -232,6 +266,7 @@ class ChanceTTTEvaluator(_common.PositionEvaluator):
     """
 
     position_type = ChanceTTTPosition
+    native_name = "chance_tic_tac_toe"  # the C++ twin in games/native/chance_tic_tac_toe.cc
     _W = (0.0, 1.0 / 9.0, 1.0 / 3.0, 1.0)
 
     def __init__(self, game=None):
@@ -254,5 +289,7 @@ class ChanceTTTEvaluator(_common.PositionEvaluator):
         return _common.squash(s)
 
 
-pyspiel.register_game(_GAME_TYPE, ChanceTTTGame)
+PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, ChanceTTTGame)
 register_evaluator(SHORT_NAME, ChanceTTTEvaluator)
+# MCMS seeds its draws with the position's canonical text, on either twin.
+register_sampling_key(SHORT_NAME, ChanceTTTPosition.from_state)

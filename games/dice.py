@@ -19,6 +19,7 @@ import math
 import pyspiel
 
 from bots.evaluators.registry import register_evaluator
+from bots.keys import register_sampling_key
 from games import _common
 from games._common import CHANCE, TERMINAL
 
@@ -100,9 +101,10 @@ class DiceRules(_common.Rules):
     def __reduce__(self):
         return (dice_rules, (self.n, self.k))
 
-    def game(self) -> pyspiel.Game:
+    def game(self) -> DiceGame:
+        """The Python game of these rules (not the registry's, which may be the C++ twin)."""
         if self._game is None:
-            self._game = pyspiel.load_game(SHORT_NAME, {"n": self.n, "k": self.k})
+            self._game = DiceGame({"n": self.n, "k": self.k})
         return self._game
 
 
@@ -131,6 +133,14 @@ def dice_rules(n: int, k: int) -> DiceRules:
 
 
 _WIN = {0: (1.0, -1.0), 1: (-1.0, 1.0)}
+# Status line of str(state) -> (cp, x) for chance nodes and terminals.
+_STATUS = {
+    "x won": (TERMINAL, 1),
+    "o won": (TERMINAL, -1),
+    "draw": (TERMINAL, 0),
+    "x to roll a column": (CHANCE, 0),
+    "o to roll a row": (CHANCE, 1),
+}
 _RETURNS = {1: (1.0, -1.0), -1: (-1.0, 1.0), 0: (0.0, 0.0)}
 _ZERO = (0.0, 0.0)
 
@@ -215,6 +225,37 @@ class DicePosition(_common.Position):
         if cp == CHANCE:
             return f"{'xo'[x]} to roll a {'column' if x == 0 else 'row'}"
         return f"{'xo'[cp]} to move on {'column' if cp == 0 else 'row'} {x}"
+
+    @classmethod
+    def from_state(cls, state: pyspiel.State) -> DicePosition:
+        """The position of a state of the C++ twin (games/native/dice.cc).
+
+        Its string prints every field: the board, then the status line
+        (status_string), which names the player and the line, the roller or
+        the result.
+        """
+        params = state.get_game().get_parameters()
+        return cls.from_string(dice_rules(int(params["n"]), int(params["k"])), str(state))
+
+    @classmethod
+    def from_string(cls, rules: DiceRules, text: str) -> DicePosition:
+        """Inverse of ``f"{board_string()}\n{status_string()}"`` (str of a state)."""
+        *rows, status = text.split("\n")
+        n = rules.n
+        b0 = b1 = 0
+        for i, row in enumerate(rows):
+            for j, ch in enumerate(row):
+                if ch == "x":
+                    b0 |= 1 << (i * n + j)
+                elif ch == "o":
+                    b1 |= 1 << (i * n + j)
+        known = _STATUS.get(status)
+        if known is not None:
+            cp, x = known
+        else:  # "x to move on column 3", "o to move on row 0"
+            words = status.split()
+            cp, x = (0 if words[0] == "x" else 1), int(words[-1])
+        return _new(cls, (rules, b0, b1, cp, x))
 
     @classmethod
     def from_board(cls, rules: DiceRules, board: str, cp: int, x: int) -> DicePosition:
@@ -332,6 +373,7 @@ class DiceEvaluator(_common.PositionEvaluator):
     """
 
     position_type = DicePosition
+    native_name = "dice"  # the C++ twin in games/native/dice.cc
 
     def __init__(self, game):
         super().__init__((-1.0, 1.0))
@@ -368,5 +410,7 @@ class DiceEvaluator(_common.PositionEvaluator):
         return v
 
 
-pyspiel.register_game(_GAME_TYPE, DiceGame)
+PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, DiceGame)
 register_evaluator(SHORT_NAME, DiceEvaluator)
+# MCMS seeds its draws with the position's canonical text, on either twin.
+register_sampling_key(SHORT_NAME, DicePosition.from_state)

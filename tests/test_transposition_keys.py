@@ -20,6 +20,7 @@ from bots.keys import (
     DIGEST_MODULUS,
     KEY_FUNCTIONS,
     HistoryDigestNode,
+    custom_game_key,
     default_key_function,
     digest_key,
     history_digest,
@@ -150,3 +151,69 @@ def test_digests_tell_apart_histories_a_plain_hash_might_merge():
     histories = [(), (0,), (0, 0), (1,), (0, 1), (1, 0), (2, 0), (0, 2)]
     assert len({history_digest(h) for h in histories}) == len(histories)
     assert all(0 <= history_digest(h) < DIGEST_MODULUS for h in histories)
+
+
+# The custom games of games/: the registry's game is the C++ twin where the native
+# engine is built (keyed by custom_game_key), else the Python game (its positions are
+# their own keys in the engine, and custom_game_key keys its states the same way).
+CUSTOM_GAMES = [
+    ("dice(n=4,k=3)", 20, 3),
+    ("dice(n=3,k=2)", 20, 3),
+    ("chance_tic_tac_toe", 20, 3),
+    ("ballard_tree(n=3,plies=3,order=random,seed=5,final_chance=true)", 3, 6),
+    ("ballard_tree(n=4,plies=2)", 3, 3),
+]
+
+
+@pytest.mark.parametrize("game_string, positions, depth", CUSTOM_GAMES)
+def test_custom_game_keys_do_not_merge_different_states(game_string, positions, depth):
+    import games  # noqa: F401, PLC0415 - registers the games (C++ twins where built)
+
+    assert KEY_FUNCTIONS[game_string.split("(")[0]] is custom_game_key
+    assert _collisions(game_string, positions, depth) == []
+
+
+@pytest.mark.parametrize("game_string, positions, depth", CUSTOM_GAMES)
+def test_custom_game_keys_equal_exactly_when_positions_do(game_string, positions, depth):
+    """The table merges what the Python engine's position keys merge, no more, no less.
+
+    Checked on the Python game (instantiated directly), whose strings
+    tests/test_native_games.py shows equal to the C++ twin's at every step.
+    """
+    import games  # noqa: PLC0415
+
+    name = game_string.split("(")[0]
+    python_game = {
+        "dice": games.dice.DiceGame,
+        "chance_tic_tac_toe": games.chance_tic_tac_toe.ChanceTTTGame,
+        "ballard_tree": games.ballard_tree.BallardGame,
+    }[name]
+    params = {k: v for k, v in pyspiel.game_parameters_from_string(game_string).items()}
+    params.pop("name")
+    game = python_game(params)
+    rng = random.Random(3)
+    by_key: dict = {}
+    by_position: dict = {}
+    for _ in range(positions):
+        state = game.new_initial_state()
+        for _ in range(rng.randint(0, 1 if name == "ballard_tree" else 12)):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        stack = [(state, depth)]
+        while stack:
+            node, remaining = stack.pop()
+            key, position = custom_game_key(node), node.search_position()
+            assert by_key.setdefault(key, position) == position
+            assert by_position.setdefault(position, key) == key
+            if node.is_terminal() or remaining == 0:
+                continue
+            if node.is_chance_node():
+                stack.extend((node.child(a), remaining) for a, _ in node.chance_outcomes())
+            else:
+                stack.extend((node.child(a), remaining - 1) for a in node.legal_actions())
+    assert len(by_key) == len(by_position) > 10

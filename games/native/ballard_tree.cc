@@ -1,0 +1,279 @@
+#include "games/native/ballard_tree.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "bots/native/evaluator.h"
+#include "bots/native/keys.h"
+#include "bots/native/pyrandom.h"
+#include "games/native/common.h"
+
+namespace starspiel::ballard_tree {
+namespace {
+
+using open_spiel::Action;
+using open_spiel::GameParameter;
+using open_spiel::kChancePlayerId;
+using open_spiel::kTerminalPlayerId;
+using open_spiel::Player;
+
+constexpr char kLongName[] = "Ballard's *-complete n-ary test tree";
+// The Python rules clear their permutation cache when it holds this many.
+constexpr std::size_t kMaxCachedNodes = 2'000'000;
+
+const open_spiel::GameParameters& Spec() {
+  static const auto* spec = new open_spiel::GameParameters{
+      {"n", GameParameter(4)},
+      {"plies", GameParameter(2)},
+      {"order", GameParameter(std::string("best"))},
+      {"seed", GameParameter(0)},
+      {"final_chance", GameParameter(false)},
+  };
+  return *spec;
+}
+
+std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters& params) {
+  return std::make_shared<BallardGame>(params);
+}
+
+const open_spiel::GameRegisterer kRegisterer(
+    games::TwoPlayerChanceGameType(kShortName, kLongName, Spec()), Factory);
+
+const open_spiel::RegisterSingleTensorObserver kObserver(kShortName);
+
+// Chance arc values, ascending: -n/2..-1, 1..n/2 (even n), else with 0.
+std::vector<int> ChanceArcs(int n) {
+  const int h = n / 2;
+  std::vector<int> arcs;
+  for (int v = -h; v <= h; ++v) {
+    if (v != 0 || n % 2 == 1) arcs.push_back(v);
+  }
+  return arcs;
+}
+
+std::string JoinPath(const std::vector<int>& path) {
+  std::string out;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (i) out += ',';
+    out += std::to_string(path[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+Rules::Rules(int n, int plies, bool random_order, int seed, bool final_chance)
+    : n_(n),
+      plies_(plies),
+      random_order_(random_order),
+      seed_(seed),
+      final_chance_(final_chance),
+      depth_(2 * plies - 1 + (final_chance ? 1 : 0)) {
+  for (int j = 0; j < depth_; ++j) {
+    std::vector<int> arcs;
+    if (j % 2 == 0) {
+      const bool is_max = (j / 2) % 2 == 0;
+      players_.push_back(is_max ? 0 : 1);
+      for (int i = 0; i < n; ++i) arcs.push_back(is_max ? -i : i);
+    } else {
+      players_.push_back(kChancePlayerId);
+      const bool parent_is_max = ((j - 1) / 2) % 2 == 0;
+      arcs = ChanceArcs(n);
+      if (!parent_is_max) std::reverse(arcs.begin(), arcs.end());
+    }
+    leaf_min_ += *std::min_element(arcs.begin(), arcs.end());
+    leaf_max_ += *std::max_element(arcs.begin(), arcs.end());
+    level_arcs_.push_back(std::move(arcs));
+  }
+  players_.push_back(kTerminalPlayerId);
+}
+
+std::vector<int> Rules::ArcsAt(const std::vector<int>& path) const {
+  const std::vector<int>& level = level_arcs_[path.size()];
+  if (!random_order_) return level;
+  // The Python seed string: hashed with SHA-512, the same tree in every process.
+  const std::string text = "ballard:" + std::to_string(seed_) + ":" + JoinPath(path);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = shuffled_.find(text);
+    if (it != shuffled_.end()) return it->second;
+  }
+  std::vector<int> arcs = level;
+  pyrandom::Random::FromString(text).Shuffle(arcs);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (shuffled_.size() >= kMaxCachedNodes) shuffled_.clear();
+  shuffled_.emplace(text, arcs);
+  return arcs;
+}
+
+int Rules::Arc(const std::vector<int>& path, int action) const {
+  if (!random_order_) return level_arcs_[path.size()][action];
+  return ArcsAt(path)[action];
+}
+
+BallardGame::BallardGame(const open_spiel::GameParameters& params)
+    : Game(games::TwoPlayerChanceGameType(kShortName, kLongName, Spec()),
+           games::FullParameters(params, Spec(), kShortName)) {
+  const open_spiel::GameParameters full = GetParameters();
+  // Checked in the Python game's order, with its messages.
+  const int n = games::CheckInt(full, "n", 2, std::nullopt, kShortName, " (branching factor)");
+  const int plies =
+      games::CheckInt(full, "plies", 1, std::nullopt, kShortName, " (decision levels)");
+  const int seed = games::CheckInt(full, "seed", INT64_MIN, INT64_MAX, kShortName);
+  const GameParameter& order = full.at("order");
+  const bool known_order = order.has_string_value() && (order.string_value() == "best" ||
+                                                        order.string_value() == "random");
+  if (!known_order) {
+    const std::string shown =
+        order.has_string_value() ? games::Repr(order.string_value()) : order.ToString();
+    throw std::invalid_argument(std::string(kShortName) + ": parameter order=" + shown +
+                                " is not accepted; accepted: ['best', 'random']");
+  }
+  const GameParameter& final_chance = full.at("final_chance");
+  if (!final_chance.has_bool_value()) {
+    throw std::invalid_argument(std::string(kShortName) +
+                                ": parameter final_chance=" + final_chance.ToString() +
+                                " must be a bool (true/false)");
+  }
+  rules_ = std::make_shared<const Rules>(n, plies, order.string_value() == "random", seed,
+                                         final_chance.bool_value());
+}
+
+double BallardGame::MinUtility() const {
+  return static_cast<double>(std::min(rules_->leaf_min(), -rules_->leaf_max()));
+}
+
+double BallardGame::MaxUtility() const {
+  return static_cast<double>(std::max(rules_->leaf_max(), -rules_->leaf_min()));
+}
+
+std::unique_ptr<open_spiel::State> BallardGame::NewInitialState() const {
+  return std::make_unique<BallardState>(shared_from_this());
+}
+
+BallardState::BallardState(std::shared_ptr<const open_spiel::Game> game)
+    : State(game), rules_(static_cast<const BallardGame&>(*game).rules()) {}
+
+std::vector<Action> BallardState::LegalActions() const {
+  std::vector<Action> actions;
+  if (IsTerminal()) return actions;
+  for (int i = 0; i < rules_->n(); ++i) actions.push_back(i);
+  return actions;
+}
+
+std::vector<std::pair<Action, double>> BallardState::ChanceOutcomes() const {
+  std::vector<std::pair<Action, double>> outcomes;
+  if (CurrentPlayer() != kChancePlayerId) return outcomes;
+  const double p = 1.0 / rules_->n();
+  for (int i = 0; i < rules_->n(); ++i) outcomes.emplace_back(i, p);
+  return outcomes;
+}
+
+void BallardState::DoApplyAction(Action action) {
+  if (IsTerminal()) {
+    throw std::invalid_argument("cannot apply action " + std::to_string(action) +
+                                ": state is terminal");
+  }
+  if (action < 0 || action >= rules_->n()) {
+    std::string shown;
+    for (int a = 0; a < rules_->n(); ++a) shown += (a ? ", " : "") + std::to_string(a);
+    throw std::invalid_argument("illegal action " + std::to_string(action) +
+                                " in this state; legal: [" + shown + "]");
+  }
+  value_ += rules_->Arc(path_, static_cast<int>(action));
+  path_.push_back(static_cast<int>(action));
+}
+
+void BallardState::UndoAction(Player player, Action action) {
+  history_.pop_back();
+  --move_number_;
+  path_.pop_back();
+  value_ -= rules_->Arc(path_, static_cast<int>(action));
+}
+
+std::vector<double> BallardState::Returns() const {
+  if (!IsTerminal()) return {0.0, 0.0};
+  const double v = static_cast<double>(value_);
+  return {v, -v};
+}
+
+std::string BallardState::ActionToString(Player player, Action action) const {
+  const std::string kind = player == 0                 ? "max"
+                           : player == 1               ? "min"
+                           : player == kChancePlayerId ? "chance"
+                                                       : "?";
+  std::string text = kind + " " + std::to_string(action);
+  if (!IsTerminal() && action >= 0 && action < rules_->n()) {
+    const int arc = rules_->Arc(path_, static_cast<int>(action));
+    text += " (arc " + std::string(arc >= 0 ? "+" : "") + std::to_string(arc) + ")";
+  }
+  return text;
+}
+
+std::string BallardState::ToString() const {
+  const Player player = CurrentPlayer();
+  const std::string kind = player == 0                 ? "max"
+                           : player == 1               ? "min"
+                           : player == kChancePlayerId ? "chance"
+                                                       : "leaf";
+  return "path=" + JoinPath(path_) + " value=" + std::to_string(value_) + " node=" + kind;
+}
+
+// The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
+// the history.
+std::string BallardState::InformationStateString(Player player) const {
+  return HistoryString();
+}
+
+std::string BallardState::ObservationString(Player player) const { return ToString(); }
+
+void BallardState::ObservationTensor(Player player, absl::Span<float> values) const {
+  std::fill(values.begin(), values.end(), 0.0f);
+  // Pieces: one-hot action per level of the path (depth x n), one-hot depth (depth + 1).
+  const int n = rules_->n();
+  for (std::size_t j = 0; j < path_.size(); ++j) values[j * n + path_[j]] = 1.0f;
+  values[rules_->depth() * n + path_.size()] = 1.0f;
+}
+
+std::unique_ptr<open_spiel::State> BallardState::Clone() const {
+  return std::make_unique<BallardState>(*this);
+}
+
+std::string BallardState::SamplingText() const {
+  return "(BallardRules,(" + JoinPath(path_) + ")," + std::to_string(value_) + ")";
+}
+
+namespace {
+
+// The twin of BallardEvaluator: the arc sum so far, exact at leaves.
+class BallardEvaluator : public Evaluator {
+ public:
+  double Value(const open_spiel::State& state, int player) override {
+    const auto& s = static_cast<const BallardState&>(state);
+    if (s.IsTerminal()) return s.Returns()[player];
+    const double v = static_cast<double>(s.value());
+    return player == 1 ? -v : v;
+  }
+};
+
+const bool kEvaluatorRegistered = RegisterEvaluator(
+    kShortName, [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
+      if (dynamic_cast<const BallardGame*>(&game) == nullptr) {
+        throw std::invalid_argument(
+            "the native ballard_tree evaluator needs a ballard_tree game, got " +
+            game.GetType().short_name);
+      }
+      return std::make_unique<BallardEvaluator>();
+    });
+
+const bool kKeysRegistered = RegisterKeyScheme(
+    kShortName,
+    KeyScheme{
+        // The string prints the path (which determines the value): the position.
+        [](const open_spiel::State& state) { return state.ToString(); },
+        [](const open_spiel::State& state) {
+          return static_cast<const BallardState&>(state).SamplingText();
+        }});
+
+}  // namespace
+}  // namespace starspiel::ballard_tree

@@ -1,0 +1,120 @@
+// Ballard's (1983) *-complete n-ary test tree, the C++ twin of
+// games/ballard_tree.py: the same levels, arcs, strings and tensor, and for
+// order=random the same trees from the same seed (CPython's random.Random,
+// bots/native/pyrandom.h, seeded with the same string per node).
+#ifndef STARSPIEL_GAMES_NATIVE_BALLARD_TREE_H_
+#define STARSPIEL_GAMES_NATIVE_BALLARD_TREE_H_
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "open_spiel/spiel.h"
+
+namespace starspiel::ballard_tree {
+
+inline constexpr char kShortName[] = "ballard_tree";
+
+// Level structure and arc tables of one tree, shared by its states.
+class Rules {
+ public:
+  Rules(int n, int plies, bool random_order, int seed, bool final_chance);
+
+  int n() const { return n_; }
+  int plies() const { return plies_; }
+  bool final_chance() const { return final_chance_; }
+  int depth() const { return depth_; }
+  // Player 0 (max), 1 (min), chance or terminal at each level 0..depth.
+  open_spiel::Player player(int level) const { return players_[level]; }
+  std::int64_t leaf_min() const { return leaf_min_; }
+  std::int64_t leaf_max() const { return leaf_max_; }
+  // The arc value of each action at the node reached by `path`.
+  std::vector<int> ArcsAt(const std::vector<int>& path) const;
+  int Arc(const std::vector<int>& path, int action) const;
+
+ private:
+  int n_, plies_;
+  bool random_order_;
+  int seed_;
+  bool final_chance_;
+  int depth_;
+  std::vector<open_spiel::Player> players_;
+  std::vector<std::vector<int>> level_arcs_;
+  std::int64_t leaf_min_ = 0, leaf_max_ = 0;
+  // order=random: each visited node's shuffled arcs, as the Python rules cache them
+  // (a shuffle costs a SHA-512 and a Mersenne Twister seeding).
+  mutable std::mutex mutex_;
+  mutable std::unordered_map<std::string, std::vector<int>> shuffled_;
+};
+
+class BallardGame : public open_spiel::Game {
+ public:
+  explicit BallardGame(const open_spiel::GameParameters& params);
+
+  int NumDistinctActions() const override { return rules_->n(); }
+  std::unique_ptr<open_spiel::State> NewInitialState() const override;
+  int MaxChanceOutcomes() const override { return rules_->n(); }
+  int NumPlayers() const override { return 2; }
+  // Per-player bounds: player 1 gets minus the leaf value, so take the union.
+  double MinUtility() const override;
+  double MaxUtility() const override;
+  absl::optional<double> UtilitySum() const override { return 0.0; }
+  int MaxGameLength() const override { return rules_->plies(); }
+  int MaxChanceNodesInHistory() const override {
+    return rules_->plies() - 1 + (rules_->final_chance() ? 1 : 0);
+  }
+  std::vector<int> ObservationTensorShape() const override {
+    return {rules_->depth() * rules_->n() + rules_->depth() + 1};
+  }
+
+  std::shared_ptr<const Rules> rules() const { return rules_; }
+
+ private:
+  std::shared_ptr<const Rules> rules_;
+};
+
+// A position of the Python BallardPosition: (path, value).
+class BallardState : public open_spiel::State {
+ public:
+  explicit BallardState(std::shared_ptr<const open_spiel::Game> game);
+  BallardState(const BallardState&) = default;
+
+  open_spiel::Player CurrentPlayer() const override {
+    return rules_->player(static_cast<int>(path_.size()));
+  }
+  std::vector<open_spiel::Action> LegalActions() const override;
+  std::vector<std::pair<open_spiel::Action, double>> ChanceOutcomes() const override;
+  std::string ActionToString(open_spiel::Player player,
+                             open_spiel::Action action) const override;
+  std::string ToString() const override;
+  bool IsTerminal() const override {
+    return static_cast<int>(path_.size()) == rules_->depth();
+  }
+  std::vector<double> Returns() const override;
+  std::string InformationStateString(open_spiel::Player player) const override;
+  std::string ObservationString(open_spiel::Player player) const override;
+  void ObservationTensor(open_spiel::Player player,
+                         absl::Span<float> values) const override;
+  std::unique_ptr<open_spiel::State> Clone() const override;
+  void UndoAction(open_spiel::Player player, open_spiel::Action action) override;
+
+  // The arc sum so far (the leaf value at a terminal).
+  std::int64_t value() const { return value_; }
+  // canonical_text of the Python position (MCMS seeds its draws with it).
+  std::string SamplingText() const;
+
+ protected:
+  void DoApplyAction(open_spiel::Action action) override;
+
+ private:
+  std::shared_ptr<const Rules> rules_;
+  std::vector<int> path_;
+  std::int64_t value_ = 0;
+};
+
+}  // namespace starspiel::ballard_tree
+
+#endif  // STARSPIEL_GAMES_NATIVE_BALLARD_TREE_H_

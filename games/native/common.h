@@ -1,0 +1,47 @@
+// Shared pieces of the C++ twins of the custom games in games/*.py.
+//
+// Each twin must behave exactly as its Python game (rules, strings, tensors,
+// parameter errors), so the helpers here reproduce games/_common.py's
+// GameType and its parameter checks, messages included.
+#ifndef STARSPIEL_GAMES_NATIVE_COMMON_H_
+#define STARSPIEL_GAMES_NATIVE_COMMON_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "open_spiel/spiel.h"
+
+namespace starspiel::games {
+
+// The GameType of games/_common.py's two_player_chance_game_type: two players,
+// zero-sum, sequential, perfect information, explicit chance, terminal
+// rewards. is_concrete stays false, as pyspiel.GameType leaves it for the
+// Python games.
+open_spiel::GameType TwoPlayerChanceGameType(
+    const std::string& short_name, const std::string& long_name,
+    const open_spiel::GameParameters& parameters);
+
+// The parameters with the defaults of `spec` filled in (the Python games pass
+// them all to pyspiel.Game, so str(game) lists every parameter). An unknown
+// parameter throws std::invalid_argument (pybind11 raises ValueError) with
+// _common.check_known's message.
+open_spiel::GameParameters FullParameters(const open_spiel::GameParameters& given,
+                                          const open_spiel::GameParameters& spec,
+                                          const std::string& game);
+
+// An int parameter in [lo, hi] (hi absent: unbounded), else
+// std::invalid_argument with _common.check_int's message.
+int CheckInt(const open_spiel::GameParameters& params, const std::string& name,
+             std::int64_t lo, std::optional<std::int64_t> hi,
+             const std::string& game, const std::string& extra = "");
+
+// Python's repr() of an ASCII str.
+std::string Repr(const std::string& text);
+
+// Cell i of a bit board.
+inline bool Bit(std::uint64_t mask, int i) { return (mask >> i) & 1; }
+
+}  // namespace starspiel::games
+
+#endif  // STARSPIEL_GAMES_NATIVE_COMMON_H_

@@ -1,0 +1,205 @@
+"""The C++ twins of the custom games (games/native/) against their Python games.
+
+Random play drives a Python game (its class instantiated directly, outside the
+registry) and the C++ twin (``pyspiel.load_game``) with the same seeded actions,
+and every step must agree exactly: player, legal actions, chance outcomes and
+probabilities, returns, strings, observation tensors, evaluator values, and the
+position (and MCMS's canonical text) rebuilt from the C++ state. Skipped where
+the native engine is not built or ``STARSPIEL_ENGINE=python`` is set.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pyspiel
+import pytest
+
+import games
+from bots import native_engine
+from bots.keys import KEY_FUNCTIONS, SAMPLING_KEY_FUNCTIONS, custom_game_key
+from bots.mcms import canonical_text
+from games import ballard_tree, chance_tic_tac_toe, dice
+
+MODULES = {"dice": dice, "chance_tic_tac_toe": chance_tic_tac_toe, "ballard_tree": ballard_tree}
+PYTHON_GAMES = {
+    "dice": dice.DiceGame,
+    "chance_tic_tac_toe": chance_tic_tac_toe.ChanceTTTGame,
+    "ballard_tree": ballard_tree.BallardGame,
+}
+EVALUATORS = {
+    "dice": dice.DiceEvaluator,
+    "chance_tic_tac_toe": chance_tic_tac_toe.ChanceTTTEvaluator,
+    "ballard_tree": ballard_tree.BallardEvaluator,
+}
+
+DICE_PARAMS = [{"n": n, "k": k} for n in range(3, 8) for k in range(3, 6) if k <= n]
+TTT_PARAMS = [{}]
+BALLARD_PARAMS = [
+    {"n": n, "plies": plies, "order": order, "seed": seed, "final_chance": final}
+    for n in (2, 3, 4, 5)
+    for plies in (1, 2, 3, 4)
+    for order, seed in (("best", 0), ("random", 0), ("random", 7), ("random", -3))
+    for final in (False, True)
+    if n**plies <= 700
+]
+CASES = (
+    [("dice", p) for p in DICE_PARAMS]
+    + [("chance_tic_tac_toe", p) for p in TTT_PARAMS]
+    + [("ballard_tree", p) for p in BALLARD_PARAMS]
+)
+
+
+def _native_game(name: str, params: dict):
+    """The registry's game, when it is the C++ twin; else skips."""
+    if native_engine.native() is None:
+        pytest.skip(f"native engine unavailable: {native_engine.problem()}")
+    if MODULES[name].PYTHON_REGISTERED:
+        pytest.skip(f"{name}: the Python game is registered (no C++ twin built)")
+    game = pyspiel.load_game(name, params)
+    assert not isinstance(game, PYTHON_GAMES[name])
+    return game
+
+
+def _case_id(case) -> str:
+    name, params = case
+    return name + "(" + ",".join(f"{k}={v}" for k, v in params.items()) + ")"
+
+
+def test_native_twins_are_registered_when_the_engine_loads():
+    if native_engine.native() is None:
+        pytest.skip(f"native engine unavailable: {native_engine.problem()}")
+    assert games.native_twins()
+    evaluator_names = native_engine.require().evaluator_names()
+    for name in MODULES:
+        assert EVALUATORS[name].native_name == name
+        assert name in evaluator_names
+        assert KEY_FUNCTIONS[name] is custom_game_key
+        assert name in SAMPLING_KEY_FUNCTIONS
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_game_info_and_type_agree(case):
+    name, params = case
+    cpp = _native_game(name, params)
+    py = PYTHON_GAMES[name](params)
+    assert str(cpp) == str(py)
+    assert cpp.get_parameters() == py.get_parameters()
+    for attr in (
+        "num_distinct_actions",
+        "max_chance_outcomes",
+        "num_players",
+        "min_utility",
+        "max_utility",
+        "utility_sum",
+        "max_game_length",
+        "max_chance_nodes_in_history",
+        "max_history_length",
+        "observation_tensor_shape",
+        "observation_tensor_size",
+    ):
+        assert getattr(cpp, attr)() == getattr(py, attr)(), attr
+    cpp_type, py_type = cpp.get_type(), py.get_type()
+    for attr in dir(py_type):
+        if not attr.startswith("_") and attr[0].islower() and attr != "pretty_print":
+            assert getattr(cpp_type, attr) == getattr(py_type, attr), attr
+    # Loading by string and by dict gives the same game.
+    assert str(pyspiel.load_game(str(cpp))) == str(cpp)
+
+
+def _step_agrees(name, cpp_game, cpp, py, native, py_eval, rng):
+    assert str(cpp) == str(py)
+    player = cpp.current_player()
+    assert player == py.current_player()
+    assert cpp.is_terminal() == py.is_terminal()
+    assert cpp.is_chance_node() == py.is_chance_node()
+    assert cpp.returns() == py.returns()
+    assert cpp.legal_actions() == py.legal_actions()
+    assert cpp.history() == py.history()
+    for p in range(2):
+        assert cpp.observation_tensor(p) == py.observation_tensor(p)
+        assert cpp.observation_string(p) == py.observation_string(p)
+        assert cpp.information_state_string(p) == py.information_state_string(p)
+    # The Python position rebuilt from the C++ state, and MCMS's seed text.
+    pos = py.search_position()
+    rebuilt = MODULES[name].__dict__[type(pos).__name__].from_state(cpp)
+    assert rebuilt == pos
+    assert canonical_text(SAMPLING_KEY_FUNCTIONS[name](cpp)) == canonical_text(pos)
+    assert custom_game_key(cpp) == custom_game_key(py)
+    # Evaluators: the C++ twin, and the Python one on either state, to the bit.
+    for p in range(2):
+        expected = py_eval.player_value(py, p)
+        assert py_eval.player_value(cpp, p) == expected
+        assert native.evaluator_value(name, cpp_game, cpp, p) == expected
+    if cpp.is_terminal():
+        return None
+    if cpp.is_chance_node():
+        outcomes = cpp.chance_outcomes()
+        assert outcomes == py.chance_outcomes()
+        actions, probs = zip(*outcomes)
+        action = rng.choices(actions, probs)[0]
+    else:
+        action = rng.choice(cpp.legal_actions())
+    for a in cpp.legal_actions():
+        assert cpp.action_to_string(player, a) == py.action_to_string(player, a)
+    # Undo restores the state exactly (the native engine may use it).
+    child = cpp.child(action)
+    child.undo_action(player, action)
+    assert str(child) == str(cpp) and child.history() == cpp.history()
+    assert child.legal_actions() == cpp.legal_actions()
+    return action
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_random_play_agrees_step_by_step(case):
+    name, params = case
+    cpp_game = _native_game(name, params)
+    py_game = PYTHON_GAMES[name](params)
+    native = native_engine.require()
+    py_eval = EVALUATORS[name](py_game)
+    assert EVALUATORS[name](cpp_game).bounds == py_eval.bounds
+    for p in range(2):
+        assert EVALUATORS[name](cpp_game).player_bounds(p) == py_eval.player_bounds(p)
+    rng = random.Random(f"{_case_id(case)}")
+    plays = 12 if name == "chance_tic_tac_toe" else 3
+    for _ in range(plays):
+        cpp, py = cpp_game.new_initial_state(), py_game.new_initial_state()
+        while True:
+            action = _step_agrees(name, cpp_game, cpp, py, native, py_eval, rng)
+            if action is None:
+                break
+            cpp.apply_action(action)
+            py.apply_action(action)
+        assert cpp.is_terminal()
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("dice(n=1)", ["n=1", ">= 2"]),
+        ("dice(n=5,k=6)", ["k=6", "[1, 5]"]),
+        ("dice(n=4,k=0)", ["k=0", "[1, 4]"]),
+        ("ballard_tree(order=worst)", ["order='worst'", "best", "random"]),
+        ("ballard_tree(plies=0)", ["plies=0", ">= 1"]),
+        ("ballard_tree(n=1)", ["n=1", ">= 2"]),
+    ],
+)
+def test_native_parameter_errors_are_the_python_ones(spec, words):
+    name = spec.split("(")[0]
+    _native_game(name, {})
+    with pytest.raises(ValueError) as native_error:
+        pyspiel.load_game(spec)
+    params = {k: v for k, v in pyspiel.game_parameters_from_string(spec).items() if k != "name"}
+    with pytest.raises(ValueError) as python_error:
+        PYTHON_GAMES[name](params)
+    assert str(native_error.value) == str(python_error.value)
+    for word in words:
+        assert word in str(native_error.value)
+
+
+def test_illegal_actions_are_refused_as_in_python():
+    game = _native_game("dice", {"n": 3, "k": 3})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(ValueError, match=r"illegal action 1 in this state; legal: \[0, 3, 6\]"):
+        state.apply_action(1)
