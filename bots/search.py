@@ -193,6 +193,7 @@ class Searcher:
         deeper_cutoffs: bool = False,
         history_min_depth: Any = 2,  # checked below
         static_ordering: bool = False,
+        bounds: tuple[float, float] | None = None,
     ):
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
@@ -205,6 +206,12 @@ class Searcher:
         self.lower_bound, self.upper_bound, self._declared_bounds = search_bounds(
             self.evaluator, game, self.player
         )
+        if bounds is not None:
+            # Known bounds on every leaf value for this player (Ballard's trees).
+            low, high = (float(x) for x in bounds)
+            if not low <= high:
+                raise ValueError(f"bounds must satisfy L <= U, got {bounds!r}")
+            self.lower_bound, self.upper_bound, self._declared_bounds = low, high, True
         self._eval_lower, self._eval_upper = self.lower_bound, self.upper_bound
         self._eval_takes_positions = bool(getattr(self.evaluator, "accepts_positions", False))
         # Built-in evaluators offer player_value(): the same number, no array.

@@ -118,6 +118,12 @@ std::string PythonRepr(const std::string& text) {
   return out;
 }
 
+// fast_keys.cc
+Key PigFieldsKey(const open_spiel::State& state);
+bool IsPigState(const open_spiel::State& state);
+Key EinsteinFieldsKey(const open_spiel::State& state);
+bool IsEinsteinState(const open_spiel::State& state);
+
 namespace {
 
 // bots/keys.py's string_key: (current player, str(state)).
@@ -147,10 +153,11 @@ std::string EinsteinSamplingText(const open_spiel::State& state) {
 const bool kBuiltInSchemes = [] {
   // Pig's table key is its bare string; MCMS seeds its draws with (player, string).
   RegisterKeyScheme("pig", {[](const open_spiel::State& s) { return s.ToString(); },
-                            PlayerAndStringText});
+                            PlayerAndStringText, PigFieldsKey, IsPigState});
   RegisterKeyScheme("backgammon", {PlayerAndString, PlayerAndStringText});
   RegisterKeyScheme("catch", {PlayerAndString, PlayerAndStringText});
-  RegisterKeyScheme("einstein_wurfelt_nicht", {EinsteinText, EinsteinSamplingText});
+  RegisterKeyScheme("einstein_wurfelt_nicht",
+                    {EinsteinText, EinsteinSamplingText, EinsteinFieldsKey, IsEinsteinState});
   return true;
 }();
 

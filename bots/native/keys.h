@@ -30,7 +30,17 @@ struct KeyScheme {
   std::function<std::string(const open_spiel::State&)> text;
   // bots/mcms.py's canonical_text(sampling_key(state)): seeds MCMS's draws.
   std::function<std::string(const open_spiel::State&)> sampling_text;
+  // Optional: the key computed without the text, equal for two states exactly
+  // when their texts are (fast_keys.cc), and the states it applies to.
+  std::function<Key(const open_spiel::State&)> fields_key;
+  std::function<bool(const open_spiel::State&)> fields_apply;
 };
+
+// Key of `state` under `scheme`: from its fields where the scheme has them.
+inline Key SchemeKey(const KeyScheme& scheme, const open_spiel::State& state) {
+  if (scheme.fields_key) return scheme.fields_key(state);
+  return TextKey(scheme.text(state));
+}
 
 bool RegisterKeyScheme(const std::string& short_name, KeyScheme scheme);
 // The game's scheme, or nullptr (history digests).

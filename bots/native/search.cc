@@ -88,6 +88,11 @@ Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions o
     scheme_ = FindKeyScheme(game_name_);
     if (scheme_ == nullptr) options_.key_kind = KeyKind::kDigest;
   }
+  if (scheme_ != nullptr && scheme_->fields_key && scheme_->fields_apply) {
+    // The fields are read from the game's own state class only.
+    std::unique_ptr<open_spiel::State> initial = game_->NewInitialState();
+    use_fields_key_ = scheme_->fields_apply(*initial);
+  }
   const bool digest_keys = options_.key_kind == KeyKind::kDigest;
   // bots/search.py _search_root: history keys find no transpositions off the
   // path, so children and leaves are not looked up there.
@@ -120,7 +125,8 @@ Key Searcher::NodeKey(const Node& node) const {
     case KeyKind::kDigest:
       return node.digest;
     case KeyKind::kScheme:
-      return TextKey(scheme_->text(*node.state));
+      return use_fields_key_ ? scheme_->fields_key(*node.state)
+                             : TextKey(scheme_->text(*node.state));
     case KeyKind::kPythonState: {
       std::string text;
       for (open_spiel::Action a : node.state->History()) text += std::to_string(a) + ',';

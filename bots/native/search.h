@@ -190,6 +190,7 @@ class Searcher {
   const KeyScheme* scheme_ = nullptr;
   std::unique_ptr<TranspositionTable> table_;
   bool chance_pruning_;
+  bool use_fields_key_ = false;  // the scheme's key from the state's fields, not its text
   bool use_digest_ = false;     // nodes carry history digests
   bool lookup_children_ = false;
   bool cache_leaves_ = false;

@@ -187,6 +187,25 @@ void BindSearch(py::module_& m) {
       .def_property_readonly("table_size", &PySearcher::table_size)
       .def_property_readonly("leaf_store_size", &PySearcher::leaf_store_size)
       .def_property_readonly("releases_gil", &PySearcher::releases_gil);
+  m.def(
+      "state_key",
+      [](py::handle state, bool from_fields) {
+        const auto* cpp_state = state.cast<const open_spiel::State*>();
+        const KeyScheme* scheme = FindKeyScheme(cpp_state->GetGame()->GetType().short_name);
+        Key key;
+        if (scheme == nullptr) {
+          key = HistoryDigest(cpp_state->History());
+        } else if (from_fields && scheme->fields_key && scheme->fields_apply(*cpp_state)) {
+          key = scheme->fields_key(*cpp_state);
+        } else {
+          key = TextKey(scheme->text(*cpp_state));
+        }
+        const py::int_ high(static_cast<std::uint64_t>(key >> 64));
+        const py::int_ low(static_cast<std::uint64_t>(key));
+        return (high.attr("__lshift__")(64)).attr("__or__")(low);
+      },
+      py::arg("state"), py::arg("from_fields") = true,
+      "The native engine's table key of a state (from its fields where the game has them).");
   m.def("monotonic_seconds", &MonotonicSeconds,
         "CLOCK_MONOTONIC seconds, the clock of time.perf_counter() and of the deadline.");
 }

@@ -10,7 +10,9 @@
 
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
+#include <algorithm>
+
+#include "bots/native/flat_map.h"
 
 #include "bots/native/keys.h"
 
@@ -42,33 +44,24 @@ class TranspositionTable {
   static constexpr int kDeep = 2;
 
   explicit TranspositionTable(std::int64_t capacity, double deep_share = 0.5)
-      : capacity_(capacity), deep_capacity_(static_cast<std::int64_t>(capacity * deep_share)) {
-    entries_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(capacity, 1 << 20)));
-  }
+      : capacity_(capacity), deep_capacity_(static_cast<std::int64_t>(capacity * deep_share)) {}
 
-  const Entry* Get(Key key) const {
-    auto it = entries_.find(key);
-    return it == entries_.end() ? nullptr : &it->second;
-  }
+  const Entry* Get(Key key) const { return entries_.Find(key); }
 
-  const double* GetLeaf(Key key) const {
-    auto it = leaf_values_.find(key);
-    return it == leaf_values_.end() ? nullptr : &it->second;
-  }
+  const double* GetLeaf(Key key) const { return leaf_values_.Find(key); }
 
   void StoreLeaf(Key key, double value) {
     if (static_cast<std::int64_t>(leaf_values_.size()) >= capacity_) {
-      leaf_values_.erase(leaf_order_.front());
+      leaf_values_.Erase(leaf_order_.front());
       leaf_order_.pop_front();
     }
-    leaf_values_[key] = value;
+    leaf_values_.Put(key, value);
     leaf_order_.push_back(key);
   }
 
   void Store(Key key, int depth, double lower, double upper, std::int64_t move) {
-    auto it = entries_.find(key);
-    if (it != entries_.end()) {
-      it->second = Entry{depth, lower, upper, move};
+    if (Entry* entry = entries_.Find(key)) {
+      *entry = Entry{depth, lower, upper, move};
       return;
     }
     if (static_cast<std::int64_t>(entries_.size()) >= capacity_) Evict();
@@ -81,7 +74,7 @@ class TranspositionTable {
     } else {
       shallow_order_.push_back(key);
     }
-    entries_.emplace(key, Entry{depth, lower, upper, move});
+    entries_.Put(key, Entry{depth, lower, upper, move});
   }
 
   std::int64_t size() const { return static_cast<std::int64_t>(entries_.size()); }
@@ -89,10 +82,10 @@ class TranspositionTable {
   std::int64_t evictions() const { return evictions_; }
 
   void Clear() {
-    entries_.clear();
+    entries_.Clear();
     shallow_order_.clear();
     deep_order_.clear();
-    leaf_values_.clear();
+    leaf_values_.Clear();
     leaf_order_.clear();
   }
 
@@ -101,17 +94,16 @@ class TranspositionTable {
     while (!shallow_order_.empty()) {
       const Key key = shallow_order_.front();
       shallow_order_.pop_front();
-      auto it = entries_.find(key);
-      if (it->second.depth >= kDeep &&
+      if (entries_.Find(key)->depth >= kDeep &&
           static_cast<std::int64_t>(deep_order_.size()) < deep_capacity_) {
         deep_order_.push_back(key);  // re-stored deeper since: it joins the deep entries
         continue;
       }
-      entries_.erase(it);
+      entries_.Erase(key);
       ++evictions_;
       return;
     }
-    entries_.erase(deep_order_.front());
+    entries_.Erase(deep_order_.front());
     deep_order_.pop_front();
     ++evictions_;
   }
@@ -119,10 +111,10 @@ class TranspositionTable {
   std::int64_t capacity_;
   std::int64_t deep_capacity_;
   std::int64_t evictions_ = 0;
-  std::unordered_map<Key, Entry, KeyHash> entries_;
+  FlatMap<Entry> entries_;
   std::deque<Key> shallow_order_;
   std::deque<Key> deep_order_;
-  std::unordered_map<Key, double, KeyHash> leaf_values_;
+  FlatMap<double> leaf_values_;
   std::deque<Key> leaf_order_;
 };
 

@@ -29,7 +29,8 @@ from typing import Any
 
 import pyspiel
 
-from bots.search import Searcher
+from bots.native_search import make_searcher
+from games import ballard_tree
 
 BEST, AVERAGE = "best", "average"
 _ORDER_PARAM = {BEST: "best", AVERAGE: "random"}
@@ -85,10 +86,9 @@ class BallardCase:
 
 def leaf_bounds(game: pyspiel.Game) -> tuple[float, float]:
     """Ballard's L and U: the tree's own leaf range for the max player (player 0)."""
-    bounds = getattr(game, "leaf_bounds", None)
-    if bounds is None:
-        raise ValueError(f"game {game} is not a ballard_tree (no leaf_bounds())")
-    low, high = bounds()
+    if game.get_type().short_name != "ballard_tree":
+        raise ValueError(f"game {game} is not a ballard_tree")
+    low, high = ballard_tree.leaf_bounds(game)  # the C++ or the Python twin
     return float(low), float(high)
 
 
@@ -100,13 +100,14 @@ def ballard_searcher(
     probcut: Any = None,
     reuse_probes: bool = False,
     **star25: Any,
-) -> Searcher:
+) -> Any:
     """A Searcher for player 0 that prunes and counts as Ballard did (see module doc).
 
     `star25` holds Star2.5's `probing_factor` and `probing` where a table varies them;
     `reuse_probes` counts a probed leaf once, as Table 7 does (Tables 1-6 count twice).
     """
-    searcher = Searcher(
+    return make_searcher(
+        "auto",
         game,
         0,
         algorithm,
@@ -115,12 +116,10 @@ def ballard_searcher(
         move_ordering=False,
         probcut=probcut,
         reuse_probes=reuse_probes,
+        # Every leaf value for player 0 lies in leaf_bounds: the searches stay exact.
+        bounds=leaf_bounds(game),
         **star25,
     )
-    # Public Searcher attributes holding L and U; every leaf value for player 0
-    # lies in leaf_bounds, so the searches stay exact.
-    searcher.lower_bound, searcher.upper_bound = leaf_bounds(game)
-    return searcher
 
 
 def release_tree_caches() -> None:

@@ -1,0 +1,91 @@
+// Table keys read from the game's own fields instead of its string.
+//
+// pig and einstein_wurfelt_nicht are keyed in bots/keys.py by what their
+// ToString() prints. Building that string costs more than the rest of a node,
+// so here the same fields are hashed directly: two states get equal keys
+// exactly when their printed fields (and so their Python keys) are equal
+// (tests/test_native_keys.py checks the partition against the Python keys).
+// The fields are private in OpenSpiel's headers; the headers are read with
+// access control lifted, which changes no layout.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bots/native/keys.h"
+#include "open_spiel/spiel.h"
+#include "open_spiel/spiel_utils.h"
+
+#define private public
+#define protected public
+#include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
+#include "open_spiel/games/pig/pig.h"
+#undef protected
+#undef private
+
+namespace starspiel {
+
+// bots/keys.py pig_key, str(state): the scores, the turn total, the turn
+// player and whether a roll is pending.
+Key PigFieldsKey(const open_spiel::State& state) {
+  const auto& pig = static_cast<const open_spiel::pig::PigState&>(state);
+  Key key = 0x9160;  // tells the scheme apart from other games' keys
+  const std::vector<int>& scores = pig.scores_;
+  for (std::size_t i = 0; i < scores.size(); i += 2) {
+    const std::uint64_t high = static_cast<std::uint32_t>(scores[i]);
+    const std::uint64_t low = i + 1 < scores.size() ? static_cast<std::uint32_t>(scores[i + 1]) : 0;
+    key = ExtendDigest(key, high << 32 | low);
+  }
+  const std::uint64_t rolling = pig.cur_player_ == open_spiel::kChancePlayerId ? 1 : 0;
+  const std::uint64_t turn = static_cast<std::uint32_t>(pig.turn_total_);
+  const std::uint64_t player = static_cast<std::uint32_t>(pig.turn_player_);
+  return ExtendDigest(key, turn << 32 | player << 1 | rolling);
+}
+
+bool IsPigState(const open_spiel::State& state) {
+  return typeid(state) == typeid(open_spiel::pig::PigState);
+}
+
+// bots/keys.py einstein_key: (player, str(state), move_number % 4, die); the
+// string prints each cell of the default 5x5 board as its color and value,
+// empty cells without their value.
+Key EinsteinFieldsKey(const open_spiel::State& state) {
+  namespace ewn = open_spiel::einstein_wurfelt_nicht;
+  const auto& einstein = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
+  const int player = state.CurrentPlayer();
+  const std::int64_t die = player >= 0 ? state.FullHistory().back().action : -1;
+  Key key = 0xE175;
+  key = ExtendDigest(key, static_cast<std::uint64_t>(static_cast<std::uint32_t>(player + 8)) << 32 |
+                              static_cast<std::uint64_t>(state.MoveNumber() % 4) << 16 |
+                              static_cast<std::uint64_t>(die + 2));
+  std::uint64_t word = 0;
+  int bytes = 0;
+  for (int cell = 0; cell < ewn::kDefaultRows * ewn::kDefaultColumns; ++cell) {
+    const ewn::Cube& cube = einstein.board_[cell];
+    std::uint64_t code;
+    if (cube.color == ewn::Color::kEmpty) {
+      code = 0xFF;
+    } else {
+      if (cube.value < 0 || cube.value >= 64) {
+        open_spiel::SpielFatalError("einstein key: a cube value outside 0..63");
+      }
+      code = static_cast<std::uint64_t>(cube.color == ewn::Color::kBlack ? 0 : 64) |
+             static_cast<std::uint64_t>(cube.value);
+    }
+    word = word << 8 | code;
+    if (++bytes == 8) {
+      key = ExtendDigest(key, word);
+      word = 0;
+      bytes = 0;
+    }
+  }
+  return ExtendDigest(key, word << 8 | static_cast<std::uint64_t>(bytes));
+}
+
+bool IsEinsteinState(const open_spiel::State& state) {
+  return typeid(state) == typeid(open_spiel::einstein_wurfelt_nicht::EinsteinWurfeltNichtState);
+}
+
+}  // namespace starspiel
