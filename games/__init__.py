@@ -18,6 +18,11 @@ never back).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+import pyspiel
+
 from bots import native_engine
 
 # Before the game modules: their Python games register only where no C++ twin did.
@@ -25,9 +30,46 @@ native_engine.native()
 
 from games import ballard_tree, chance_tic_tac_toe, dice  # noqa: E402
 
-__all__ = ["dice", "ballard_tree", "chance_tic_tac_toe", "native_twins"]
+__all__ = [
+    "dice",
+    "ballard_tree",
+    "chance_tic_tac_toe",
+    "PYTHON_GAMES",
+    "native_twins",
+    "python_game",
+]
+
+# Short name -> the Python game class (the reference implementation).
+PYTHON_GAMES: dict[str, type[pyspiel.Game]] = {
+    "dice": dice.DiceGame,
+    "chance_tic_tac_toe": chance_tic_tac_toe.ChanceTTTGame,
+    "ballard_tree": ballard_tree.BallardGame,
+}
 
 
 def native_twins() -> bool:
     """Whether ``pyspiel.load_game`` builds the C++ twins of these games."""
     return not any(m.PYTHON_REGISTERED for m in (dice, chance_tic_tac_toe, ballard_tree))
+
+
+def python_game(spec: str, params: Mapping[str, Any] | None = None) -> pyspiel.Game:
+    """The Python implementation of a custom game, built directly, outside the registry.
+
+    ``pyspiel.load_game`` builds the C++ twin where the native engine is loaded;
+    this always builds the Python game (with ``search_position()``, ``rules``...).
+    Takes what ``load_game`` takes: a game string, ``"dice(n=3,k=3)"``, or a
+    short name and a parameter dict. Parameters are checked as by ``load_game``.
+    """
+    parsed = dict(pyspiel.game_parameters_from_string(spec))
+    name = parsed.pop("name")
+    if params is not None:
+        if parsed:
+            raise ValueError(f"python_game: pass parameters in {spec!r} or in params, not both")
+        parsed = dict(params)
+    game_class = PYTHON_GAMES.get(name)
+    if game_class is None:
+        raise ValueError(
+            f"python_game: {name!r} has no Python implementation here; accepted: "
+            f"{sorted(PYTHON_GAMES)}"
+        )
+    return game_class(parsed)

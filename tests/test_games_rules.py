@@ -1,5 +1,10 @@
 """Rule tests from hand-built positions, plus independent slow reference
 implementations of Dice and chance tic-tac-toe compared along random games.
+
+Tests through the public pyspiel API run on both implementations of a game:
+"registered" is what ``pyspiel.load_game`` builds (the C++ twin where the native
+engine is loaded), "python" the Python game built directly
+(``games.python_game``), walked through its fast-path positions.
 """
 
 from __future__ import annotations
@@ -11,12 +16,30 @@ import random
 import pyspiel
 import pytest
 
-import games  # noqa: F401  (registers the games)
-from games.ballard_tree import BallardPosition, ballard_rules, chance_arcs
+import games
+from games.ballard_tree import BallardPosition, ballard_rules, chance_arcs, leaf_bounds
 from games.chance_tic_tac_toe import NO_BLOCK, ChanceTTTPosition
 from games.dice import DicePosition, dice_rules
 
 CHANCE, TERMINAL = -1, -4
+IMPLS = ["registered", "python"]
+
+
+def _game(impl, spec, params=None):
+    if impl == "registered":
+        return pyspiel.load_game(spec) if params is None else pyspiel.load_game(spec, params)
+    return games.python_game(spec, params)
+
+
+def _root(impl, game):
+    """The initial node: a pyspiel state ("registered") or the Python game's position.
+
+    Both have is_terminal, is_chance_node, current_player, legal_actions,
+    chance_outcomes, child and returns (sequences: lists for states, tuples for
+    positions).
+    """
+    state = game.new_initial_state()
+    return state if impl == "registered" else state.search_position()
 
 
 # ---------------------------------------------------------------- Dice ----
@@ -85,8 +108,9 @@ def test_dice_anti_diagonal_and_o_on_a_row():
     assert pos.child(10).returns() == (-1.0, 1.0)
 
 
-def test_dice_chance_nodes_and_initial_state():
-    game = pyspiel.load_game("dice(n=5,k=4)")
+@pytest.mark.parametrize("impl", IMPLS)
+def test_dice_chance_nodes_and_initial_state(impl):
+    game = _game(impl, "dice(n=5,k=4)")
     state = game.new_initial_state()
     assert state.is_chance_node()
     assert state.chance_outcomes() == [(i, 0.2) for i in range(5)]
@@ -127,8 +151,9 @@ def test_dice_full_board_draw():
     assert child.to_state().returns() == [0.0, 0.0]
 
 
-def test_dice_k1_first_stone_wins():
-    game = pyspiel.load_game("dice(n=3,k=1)")
+@pytest.mark.parametrize("impl", IMPLS)
+def test_dice_k1_first_stone_wins(impl):
+    game = _game(impl, "dice(n=3,k=1)")
     state = game.new_initial_state()
     state.apply_action(1)
     state.apply_action(4)
@@ -173,17 +198,18 @@ class _RefDice:
         self.player, self.line = 1 - self.player, None
 
 
+@pytest.mark.parametrize("impl", IMPLS)
 @pytest.mark.parametrize("n,k", [(5, 4), (4, 3), (3, 3), (6, 4), (3, 2)])
-def test_dice_matches_reference_on_random_games(n, k):
-    game = pyspiel.load_game("dice", {"n": n, "k": k})
+def test_dice_matches_reference_on_random_games(n, k, impl):
+    game = _game(impl, "dice", {"n": n, "k": k})
     rng = random.Random(n * 10 + k)
     for _ in range(30):
-        pos, ref = game.new_initial_state().search_position(), _RefDice(n, k)
+        pos, ref = _root(impl, game), _RefDice(n, k)
         while ref.result is None:
             assert not pos.is_terminal()
             if ref.line is None:
                 assert pos.is_chance_node()
-                assert pos.chance_outcomes() == tuple((i, 1.0 / n) for i in range(n))
+                assert list(pos.chance_outcomes()) == [(i, 1.0 / n) for i in range(n)]
                 action = rng.randrange(n)
             else:
                 assert pos.current_player() == ref.player
@@ -192,11 +218,12 @@ def test_dice_matches_reference_on_random_games(n, k):
             pos = pos.child(action)
             ref.apply(action)
         assert pos.is_terminal()
-        assert pos.returns() == (float(ref.result), float(-ref.result))
+        assert list(pos.returns()) == [float(ref.result), float(-ref.result)]
 
 
-def test_dice_max_game_length_bound_grows_with_n():
-    lengths = [pyspiel.load_game("dice", {"n": n, "k": 2}).max_game_length() for n in (2, 3, 5, 8)]
+@pytest.mark.parametrize("impl", IMPLS)
+def test_dice_max_game_length_bound_grows_with_n(impl):
+    lengths = [_game(impl, "dice", {"n": n, "k": 2}).max_game_length() for n in (2, 3, 5, 8)]
     assert lengths == sorted(lengths) and lengths[0] > 2 * 2 * 2
 
 
@@ -259,10 +286,14 @@ _TTT_LINES = [
 ]
 
 
-def test_ttt_matches_reference_on_random_games():
+@pytest.mark.parametrize("impl", IMPLS)
+def test_ttt_matches_reference_on_random_games(impl):
+    game = _game(impl, "chance_tic_tac_toe")
+    if impl == "python":
+        assert _root(impl, game) == ChanceTTTPosition.initial()
     rng = random.Random(5)
     for _ in range(200):
-        pos = ChanceTTTPosition.initial()
+        pos = _root(impl, game)
         cells, player, result = [None] * 9, 0, None
         while result is None:
             empty = [c for c in range(9) if cells[c] is None]
@@ -290,7 +321,7 @@ def test_ttt_matches_reference_on_random_games():
                     break
             player = 1 - player
         assert pos.is_terminal()
-        assert pos.returns() == (float(result), float(-result))
+        assert list(pos.returns()) == [float(result), float(-result)]
 
 
 # --------------------------------------------------------- ballard tree ----
@@ -304,12 +335,15 @@ def _leaves(pos):
         yield from _leaves(pos.child(a))
 
 
-def test_ballard_n2_leaf_values_by_hand():
-    game = pyspiel.load_game("ballard_tree(n=2,plies=2)")
+@pytest.mark.parametrize("impl", IMPLS)
+def test_ballard_n2_leaf_values_by_hand(impl):
+    game = _game(impl, "ballard_tree(n=2,plies=2)")
     # max arcs (0, -1); chance arcs ascending (-1, +1); min arcs (0, 1).
-    values = [p.returns()[0] for p in _leaves(game.new_initial_state().search_position())]
+    values = [p.returns()[0] for p in _leaves(_root(impl, game))]
     assert values == [-1, 0, 1, 2, -2, -1, 0, 1]
-    assert game.leaf_bounds() == (-2, 2)
+    assert leaf_bounds(game) == (-2, 2)
+    if impl == "python":
+        assert game.leaf_bounds() == (-2, 2)
     state = game.new_initial_state()
     for a in (1, 0, 1):
         state.apply_action(a)
@@ -318,40 +352,50 @@ def test_ballard_n2_leaf_values_by_hand():
     assert game.max_game_length() == 2
 
 
+@pytest.mark.parametrize("impl", IMPLS)
 @pytest.mark.parametrize("n,expected", [(2, 2), (3, 3), (4, 5), (6, 8), (10, 14), (40, 59)])
-def test_ballard_bounds_are_3n_over_2_minus_1(n, expected):
-    game = pyspiel.load_game("ballard_tree", {"n": n})
-    lo, hi = game.leaf_bounds()
+def test_ballard_bounds_are_3n_over_2_minus_1(n, expected, impl):
+    game = _game(impl, "ballard_tree", {"n": n})
+    lo, hi = leaf_bounds(game)
+    if impl == "python":
+        assert game.leaf_bounds() == (lo, hi)
     assert (lo, hi) == (-expected, expected)
     if n % 2 == 0:
         assert hi == 3 * n // 2 - 1
     if n <= 6:  # the bounds are attained
-        values = [p.returns()[0] for p in _leaves(game.new_initial_state().search_position())]
+        values = [p.returns()[0] for p in _leaves(_root(impl, game))]
         assert (min(values), max(values)) == (lo, hi)
     assert (game.min_utility(), game.max_utility()) == (lo, hi)
 
 
-def test_ballard_deeper_trees_and_final_chance():
+@pytest.mark.parametrize("impl", IMPLS)
+def test_ballard_deeper_trees_and_final_chance(impl):
     # n=4, plies=3: levels max, chance, min, chance, max.
-    game = pyspiel.load_game("ballard_tree(n=4,plies=3)")
-    assert game.leaf_bounds() == (-3 - 2 + 0 - 2 - 3, 0 + 2 + 3 + 2 + 0)
+    game = _game(impl, "ballard_tree(n=4,plies=3)")
+    assert leaf_bounds(game) == (-3 - 2 + 0 - 2 - 3, 0 + 2 + 3 + 2 + 0)
     assert (game.min_utility(), game.max_utility()) == (-10, 10)
-    r = game.rules
-    assert r.players == (0, CHANCE, 1, CHANCE, 0, TERMINAL)
-    assert r.level_arcs[1] == (-2, -1, 1, 2)  # chance below max: ascending
-    assert r.level_arcs[3] == (2, 1, -1, -2)  # chance below min: descending
+    if impl == "python":
+        assert game.leaf_bounds() == leaf_bounds(game)
+        r = game.rules
+        assert r.players == (0, CHANCE, 1, CHANCE, 0, TERMINAL)
+        assert r.level_arcs[1] == (-2, -1, 1, 2)  # chance below max: ascending
+        assert r.level_arcs[3] == (2, 1, -1, -2)  # chance below min: descending
+    # The levels as the game plays them: max, chance, min, chance, max.
+    node, kinds = _root(impl, game), []
+    while not node.is_terminal():
+        kinds.append(node.current_player())
+        node = node.child(node.legal_actions()[0])
+    assert kinds == [0, CHANCE, 1, CHANCE, 0]
     assert game.max_game_length() == 3
-    game = pyspiel.load_game("ballard_tree(n=4,plies=2,final_chance=true)")
-    assert game.rules.players == (0, CHANCE, 1, CHANCE, TERMINAL)
-    assert game.leaf_bounds() == (-7, 7)
-    leaves = list(_leaves(game.new_initial_state().search_position()))
+    game = _game(impl, "ballard_tree(n=4,plies=2,final_chance=true)")
+    if impl == "python":
+        assert game.rules.players == (0, CHANCE, 1, CHANCE, TERMINAL)
+    assert leaf_bounds(game) == (-7, 7)
+    leaves = list(_leaves(_root(impl, game)))
     assert len(leaves) == 4**4
-    game = pyspiel.load_game("ballard_tree(n=3,plies=1)")
-    assert [p.returns()[0] for p in _leaves(game.new_initial_state().search_position())] == [
-        0,
-        -1,
-        -2,
-    ]
+    assert {p.returns()[0] for p in leaves} <= set(range(-7, 8))
+    game = _game(impl, "ballard_tree(n=3,plies=1)")
+    assert [p.returns()[0] for p in _leaves(_root(impl, game))] == [0, -1, -2]
     assert chance_arcs(5) == (-2, -1, 0, 1, 2)
     assert chance_arcs(4) == (-2, -1, 1, 2)
 
@@ -365,7 +409,8 @@ def _expectimax(pos):
     return max(vals) if pos.current_player() == 0 else min(vals)
 
 
-def test_ballard_random_order_permutes_successors_deterministically():
+@pytest.mark.parametrize("impl", IMPLS)
+def test_ballard_random_order_permutes_successors_deterministically(impl):
     def arcs(seed, path):
         return ballard_rules(4, 2, "random", seed, False).arcs_at(path)
 
@@ -376,23 +421,18 @@ def test_ballard_random_order_permutes_successors_deterministically():
     # Seeds give different trees; same seed, fresh game, same tree.
     trees = {tuple(arcs(s, p) for p in [(), (0,), (1,), (0, 0), (3, 2)]) for s in range(20)}
     assert len(trees) > 15
-    g1 = pyspiel.load_game("ballard_tree(n=4,order=random,seed=3)")
-    g2 = pyspiel.load_game("ballard_tree(seed=3,order=random,n=4)")
-    v1 = [p.returns()[0] for p in _leaves(g1.new_initial_state().search_position())]
-    v2 = [p.returns()[0] for p in _leaves(g2.new_initial_state().search_position())]
+    g1 = _game(impl, "ballard_tree(n=4,order=random,seed=3)")
+    g2 = _game(impl, "ballard_tree(seed=3,order=random,n=4)")
+    v1 = [p.returns()[0] for p in _leaves(_root(impl, g1))]
+    v2 = [p.returns()[0] for p in _leaves(_root(impl, g2))]
     assert v1 == v2
+    best_values = [p.returns()[0] for p in _leaves(_root(impl, _game(impl, "ballard_tree(n=4)")))]
+    assert v1 != best_values and sorted(v1) == sorted(best_values)
     # The value of the tree does not depend on the order of successors.
+    best = _expectimax(_root(impl, _game(impl, "ballard_tree(n=4,plies=3)")))
     for seed in range(3):
-        g = pyspiel.load_game("ballard_tree", {"n": 4, "order": "random", "seed": seed, "plies": 3})
-        assert _expectimax(g.new_initial_state().search_position()) == (
-            pytest.approx(
-                _expectimax(
-                    pyspiel.load_game("ballard_tree(n=4,plies=3)")
-                    .new_initial_state()
-                    .search_position()
-                )
-            )
-        )
+        g = _game(impl, "ballard_tree", {"n": 4, "order": "random", "seed": seed, "plies": 3})
+        assert _expectimax(_root(impl, g)) == pytest.approx(best)
 
 
 def _star1(pos, alpha, beta, lo, hi, leaves):
@@ -430,13 +470,14 @@ def _star1(pos, alpha, beta, lo, hi, leaves):
     return total / n
 
 
+@pytest.mark.parametrize("impl", IMPLS)
 @pytest.mark.parametrize("n,expected", [(2, 5), (4, 40), (6, 138), (8, 336)])
-def test_ballard_best_order_reproduces_table1_star1(n, expected):
+def test_ballard_best_order_reproduces_table1_star1(n, expected, impl):
     """order=best is Ballard's best case: Table 1 leaf counts exactly."""
-    game = pyspiel.load_game("ballard_tree", {"n": n})
-    lo, hi = game.leaf_bounds()
+    game = _game(impl, "ballard_tree", {"n": n})
+    lo, hi = leaf_bounds(game)
     leaves = [0]
-    value = _star1(game.new_initial_state().search_position(), -math.inf, math.inf, lo, hi, leaves)
+    value = _star1(_root(impl, game), -math.inf, math.inf, lo, hi, leaves)
     assert value == pytest.approx(0.0)
     assert leaves[0] == expected
 
@@ -455,9 +496,10 @@ def test_ballard_best_order_reproduces_table1_star1(n, expected):
         ("ballard_tree(n=1)", ["n=1", ">= 2"]),
     ],
 )
-def test_bad_parameters_raise_clear_value_errors(spec, words):
+@pytest.mark.parametrize("impl", IMPLS)
+def test_bad_parameters_raise_clear_value_errors(spec, words, impl):
     with pytest.raises(ValueError) as info:
-        pyspiel.load_game(spec)
+        _game(impl, spec)
     for word in words:
         assert word in str(info.value)
 
@@ -466,9 +508,10 @@ def test_bad_parameters_raise_clear_value_errors(spec, words):
     "spec",
     ["dice(m=3)", "dice(n=abc)", "chance_tic_tac_toe(n=3)", "ballard_tree(final_chance=maybe)"],
 )
-def test_unknown_or_mistyped_parameters_are_refused(spec):
+@pytest.mark.parametrize("impl", IMPLS)
+def test_unknown_or_mistyped_parameters_are_refused(spec, impl):
     with pytest.raises((ValueError, pyspiel.SpielError)):
-        pyspiel.load_game(spec)
+        _game(impl, spec)
 
 
 def test_positions_are_immutable_tuples():

@@ -4,9 +4,12 @@
 nodes per second of a depth-limited full expansion (is_terminal,
 is_chance_node, legal_actions / chance_outcomes, child for every successor:
 what a search does per node, without evaluation) from sampled mid-game
-positions, for the fast-path position, for the pyspiel wrapper state, and for
-OpenSpiel's C++ ``pig`` states expanded by the same Python code. Rates use
-CPU time (time.process_time), so a busy shared machine does not skew them.
+positions. The same Python code expands the Python game's fast-path positions
+and its pyspiel wrapper states (the Python game is built directly with
+``games.python_game``, whatever ``pyspiel.load_game`` registers), the game's
+C++ twin's states where the native engine registered it (same positions), and
+OpenSpiel's C++ ``pig`` states, the reference. Rates use CPU time
+(time.process_time), so a busy shared machine does not skew them.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 
 import pyspiel
 
-import games  # noqa: F401  (registers the custom games)
+import games
 
 DEFAULT_SPECS = ("dice(n=5,k=4)", "chance_tic_tac_toe", "ballard_tree(n=10,plies=3)")
 
@@ -76,6 +79,13 @@ def _pick_depth(roots: Sequence[Any], min_nodes: int, max_depth: int = 12) -> in
     return depth
 
 
+def _replay(game: pyspiel.Game, history: Sequence[int]) -> pyspiel.State:
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
 def measure_speed(
     specs: Sequence[str] = DEFAULT_SPECS,
     seconds: float = 1.0,
@@ -84,50 +94,63 @@ def measure_speed(
     reference: str = "pig",
     seed: int = 0,
     verbose: bool = True,
-) -> dict[str, dict[str, float]]:
-    """Nodes/second of full expansion: fast path, wrapper state, reference.
+) -> dict[str, dict[str, Any]]:
+    """Nodes/second of full expansion: fast path, wrapper state, C++ twin, reference.
 
     Returns {spec: {"depth", "position_nodes_per_s", "state_nodes_per_s",
-    "ratio_to_reference"}} plus an entry for the reference game. Roughly
-    ``seconds`` per measured variant.
+    "twin_nodes_per_s", "ratio_to_reference"}} plus an entry {"depth",
+    "state_nodes_per_s"} for the reference game. ``state_nodes_per_s`` is the
+    Python game's wrapper states, expanded one ply shallower than the positions;
+    ``twin_nodes_per_s`` is the C++ twin's states at the positions' depth, or None
+    where ``pyspiel.load_game`` builds the Python game (no native engine, or
+    ``STARSPIEL_ENGINE=python``). Roughly ``seconds`` per measured variant.
     """
     rng = random.Random(seed)
-    results: dict[str, dict[str, float]] = {}
+    results: dict[str, dict[str, Any]] = {}
     ref_game = pyspiel.load_game(reference)
     ref_roots = _samples(ref_game, num_positions, sample_plies, rng)
     ref_depth = _pick_depth(ref_roots, 20000)
     ref_rate = _rate(ref_roots, ref_depth, seconds)
     results[reference] = {"depth": ref_depth, "state_nodes_per_s": ref_rate}
     for spec in specs:
-        game = pyspiel.load_game(spec)
+        game = games.python_game(spec)
         roots = _samples(game, num_positions, sample_plies, rng)
         positions = [s.search_position() for s in roots]
         depth = _pick_depth(positions, 20000)
         pos_rate = _rate(positions, depth, seconds)
         state_rate = _rate(roots, max(1, depth - 1), seconds)
+        registered = pyspiel.load_game(spec)
+        twin_rate = None
+        if not isinstance(registered, type(game)):  # the C++ twin
+            twin_roots = [_replay(registered, s.history()) for s in roots]
+            twin_rate = _rate(twin_roots, depth, seconds)
         results[spec] = {
             "depth": depth,
             "position_nodes_per_s": pos_rate,
             "state_nodes_per_s": state_rate,
+            "twin_nodes_per_s": twin_rate,
             "ratio_to_reference": pos_rate / ref_rate,
         }
     if verbose:
         print(
             f"{'game':32s} {'depth':>5s} {'position n/s':>13s} "
-            f"{'wrapper n/s':>12s} {'vs ' + reference:>8s}"
+            f"{'Py state n/s':>13s} {'C++ state n/s':>14s} {'vs ' + reference:>8s}"
         )
-        print(
-            f"{reference + ' (C++ states)':32s} {ref_depth:5d} "
-            f"{'':>13s} {ref_rate:12,.0f} {1.0:8.2f}"
-        )
+        print(f"{reference:32s} {ref_depth:5d} {'-':>13s} {'-':>13s} {ref_rate:14,.0f} {1.0:8.2f}")
         for spec in specs:
             r = results[spec]
+            twin = "-" if r["twin_nodes_per_s"] is None else f"{r['twin_nodes_per_s']:,.0f}"
             print(
                 f"{spec:32s} {r['depth']:5d} "
                 f"{r['position_nodes_per_s']:13,.0f} "
-                f"{r['state_nodes_per_s']:12,.0f} "
+                f"{r['state_nodes_per_s']:13,.0f} "
+                f"{twin:>14s} "
                 f"{r['ratio_to_reference']:8.2f}"
             )
+        print(
+            "Py state: the Python game's pyspiel states, one ply shallower. C++ state: its C++\n"
+            f"twin's ('-' where not loaded). vs {reference}: position n/s over {reference}'s."
+        )
     return results
 
 
