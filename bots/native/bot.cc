@@ -21,6 +21,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -107,6 +108,14 @@ std::string PythonFloat(double value) {
   return text;
 }
 
+// A bound as make_bot prints it: 0, not 0.0.
+std::string PythonNumber(double value) {
+  if (value == std::floor(value) && std::abs(value) < 1e15) {
+    return std::to_string(static_cast<std::int64_t>(value));
+  }
+  return PythonFloat(value);
+}
+
 // str() of the Python value a GameParameter stands for.
 std::string PythonStr(const GameParameter& value) {
   switch (value.type()) {
@@ -175,7 +184,7 @@ class Params {
       number = std::nan("");
     }
     if (!(number >= minimum)) {
-      Fail(name + " must be a number >= " + PythonFloat(minimum) + ", got " + Described(*value));
+      Fail(name + " must be a number >= " + PythonNumber(minimum) + ", got " + Described(*value));
     }
     return number;
   }
@@ -687,7 +696,8 @@ std::unique_ptr<open_spiel::Bot> MakeNativeSearchBot(
   const std::set<std::string>& accepted = AcceptedParams(algorithm);
   std::vector<std::string> unknown;
   for (const auto& [name, value] : given) {
-    if (!accepted.count(name)) unknown.push_back(name);
+    // LoadBot("starspiel_star2(max_depth=3)") passes the bot's name as "name".
+    if (!accepted.count(name) && name != "name") unknown.push_back(name);
   }
   if (!unknown.empty()) {
     open_spiel::SpielFatalError(
@@ -708,7 +718,9 @@ std::unique_ptr<open_spiel::Bot> MakeNativeSearchBot(
   }
   const std::string short_name = game->GetType().short_name;
   GameParameters merged = GameDefaults(algorithm, short_name);
-  for (const auto& [name, value] : given) merged.insert_or_assign(name, value);
+  for (const auto& [name, value] : given) {
+    if (name != "name") merged.insert_or_assign(name, value);
+  }
   const Params params(bot, std::move(merged));
 
   const std::optional<int> max_depth = params.OptionalInt("max_depth", 1);
@@ -748,7 +760,17 @@ std::unique_ptr<open_spiel::Bot> MakeNativeSearchBot(
   }
   const ResolvedEvaluator evaluator = ResolveEvaluator(params, *game);
   std::tie(options.lower_bound, options.upper_bound) = EvaluatorBounds(evaluator.name, *game);
-  options.key_kind = FindKeyScheme(short_name) != nullptr ? KeyKind::kScheme : KeyKind::kDigest;
+  // bots/native_search.py's choice: the game's text scheme, else history
+  // digests for C++ games and (history, player, text) keys for games written in
+  // Python (their C++ side is pyspiel's PyGame; Python runs in their moves anyway).
+  if (FindKeyScheme(short_name) != nullptr) {
+    options.key_kind = KeyKind::kScheme;
+  } else if (const open_spiel::Game& base = *game;
+             std::string(typeid(base).name()).find("PyGame") != std::string::npos) {
+    options.key_kind = KeyKind::kPythonState;
+  } else {
+    options.key_kind = KeyKind::kDigest;
+  }
 
   std::shared_ptr<Evaluator> leaf_evaluator = evaluator.evaluator;
   LeafFunction leaf = [leaf_evaluator](const open_spiel::State& state, int p) {

@@ -20,6 +20,10 @@
 //   t (> 0, default 1.5), calibration (a JSON file; default the committed
 //   bots/calibrations/ file that bots/calibration.py would pick);
 //   mcms: samples (int >= 1, default 5).
+// Leaves are valued by native evaluators only: on a game without one (a custom
+// game whose evaluator is written in Python) the default is the midpoint, where
+// make_bot would call the Python evaluator. Games written in Python play, with
+// Python in their moves (their states are Python objects).
 // A bad parameter is a SpielFatalError (pyspiel.SpielError in Python) naming
 // the parameter and what is accepted.
 //
