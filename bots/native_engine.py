@@ -6,6 +6,12 @@ the engine and pyspiel share one game registry. A build is refused when it is
 stale: its sources changed since it was compiled (an editable checkout), or the
 installed open_spiel is not the one it was built against. ``pip install -e .``
 rebuilds it.
+
+Loading the extension also registers the native search bots in OpenSpiel's bot
+registry (bots/native/bot.h): ``starspiel_expectiminimax``, ``starspiel_star1``,
+``starspiel_star2``, ``starspiel_chanceprobcut`` and ``starspiel_mcms``, so
+``pyspiel.load_bot("starspiel_star2", game, player, {"max_depth": 3})`` and any
+OpenSpiel code that loads bots by name get a C++ bot. ``import bots`` loads it.
 """
 
 from __future__ import annotations
@@ -84,6 +90,18 @@ def problem() -> str | None:
     """Why the native engine cannot run here, or None when it can."""
     native()
     return _problem
+
+
+NATIVE_BOT_PREFIX = "starspiel_"
+
+
+def register_native_bots() -> list[str]:
+    """Loads the extension, whose bots OpenSpiel then knows; returns their names.
+
+    Raises a RuntimeError saying why where the native engine cannot run.
+    """
+    require()
+    return sorted(name for name in pyspiel.registered_bots() if name.startswith(NATIVE_BOT_PREFIX))
 
 
 def require() -> ModuleType:
