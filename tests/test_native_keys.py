@@ -70,7 +70,7 @@ def test_native_keys_partition_states_as_the_python_keys_do(spec):
     assert len(to_native) < merged, "no transposition was sampled: the test proves nothing"
 
 
-@pytest.mark.parametrize("spec", ["pig", "einstein_wurfelt_nicht"])
+@pytest.mark.parametrize("spec", ["pig", "einstein_wurfelt_nicht", "backgammon"])
 def test_field_keys_equal_text_keys_partition(spec):
     module = native_engine.require()
     game = pyspiel.load_game(spec)

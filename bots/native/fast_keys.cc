@@ -20,6 +20,7 @@
 
 #define private public
 #define protected public
+#include "open_spiel/games/backgammon/backgammon.h"
 #include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
 #include "open_spiel/games/pig/pig.h"
 #undef protected
@@ -86,6 +87,49 @@ Key EinsteinFieldsKey(const open_spiel::State& state) {
 
 bool IsEinsteinState(const open_spiel::State& state) {
   return typeid(state) == typeid(open_spiel::einstein_wurfelt_nicht::EinsteinWurfeltNichtState);
+}
+
+// bots/keys.py string_key for backgammon: (player, str(state)). The string
+// draws each point's checkers for the player X if X has any there, else for O
+// (a count from 1 to 15 drawn distinctly), then prints the turn, the previous
+// player, the extra-turn flag, the dice (used ones marked), the bar and the
+// scores.
+Key BackgammonFieldsKey(const open_spiel::State& state) {
+  namespace bg = open_spiel::backgammon;
+  const auto& game = static_cast<const bg::BackgammonState&>(state);
+  Key key = 0xBAC6;
+  auto packed = [](std::int64_t a, std::int64_t b) {
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32 |
+           static_cast<std::uint32_t>(b);
+  };
+  key = ExtendDigest(key, packed(state.CurrentPlayer(), game.cur_player_));
+  key = ExtendDigest(key, packed(game.prev_player_, game.double_turn_ ? 1 : 0));
+  std::uint64_t dice = game.dice_.size();
+  for (std::size_t i = 0; i < game.dice_.size() && i < 2; ++i) {
+    dice = dice << 16 | static_cast<std::uint16_t>(game.dice_[i]);
+  }
+  key = ExtendDigest(key, dice);
+  key = ExtendDigest(key, packed(game.bar_[bg::kXPlayerId], game.bar_[bg::kOPlayerId]));
+  key = ExtendDigest(key, packed(game.scores_[bg::kXPlayerId], game.scores_[bg::kOPlayerId]));
+  std::uint64_t word = 0;
+  int points = 0;
+  for (int pos = 0; pos < 24; ++pos) {
+    const int x = game.board_[bg::kXPlayerId][pos];
+    const int o = game.board_[bg::kOPlayerId][pos];
+    // What the string shows of the point: X's count, else O's, else nothing.
+    const std::uint64_t code = x > 0 ? static_cast<std::uint64_t>(x) : o > 0 ? 128 + o : 0;
+    word = word << 8 | (code & 0xFF);
+    if (++points == 8) {
+      key = ExtendDigest(key, word);
+      word = 0;
+      points = 0;
+    }
+  }
+  return key;
+}
+
+bool IsBackgammonState(const open_spiel::State& state) {
+  return typeid(state) == typeid(open_spiel::backgammon::BackgammonState);
 }
 
 }  // namespace starspiel

@@ -123,6 +123,8 @@ Key PigFieldsKey(const open_spiel::State& state);
 bool IsPigState(const open_spiel::State& state);
 Key EinsteinFieldsKey(const open_spiel::State& state);
 bool IsEinsteinState(const open_spiel::State& state);
+Key BackgammonFieldsKey(const open_spiel::State& state);
+bool IsBackgammonState(const open_spiel::State& state);
 
 namespace {
 
@@ -154,7 +156,8 @@ const bool kBuiltInSchemes = [] {
   // Pig's table key is its bare string; MCMS seeds its draws with (player, string).
   RegisterKeyScheme("pig", {[](const open_spiel::State& s) { return s.ToString(); },
                             PlayerAndStringText, PigFieldsKey, IsPigState});
-  RegisterKeyScheme("backgammon", {PlayerAndString, PlayerAndStringText});
+  RegisterKeyScheme("backgammon", {PlayerAndString, PlayerAndStringText, BackgammonFieldsKey,
+                                   IsBackgammonState});
   RegisterKeyScheme("catch", {PlayerAndString, PlayerAndStringText});
   RegisterKeyScheme("einstein_wurfelt_nicht",
                     {EinsteinText, EinsteinSamplingText, EinsteinFieldsKey, IsEinsteinState});
