@@ -96,7 +96,7 @@ class DiceRules(_common.Rules):
         p = 1.0 / n
         self.chance = tuple((i, p) for i in range(n))
         self.actions = tuple(range(n))
-        self._game = None
+        self._game: DiceGame | None = None
 
     def __reduce__(self):
         return (dice_rules, (self.n, self.k))
