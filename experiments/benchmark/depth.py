@@ -238,6 +238,7 @@ def equal_time(payload: dict[str, Any]) -> dict[str, Any]:
         ),
         "nodes": int(stats["nodes"]),
         "wall": wall,
+        "engine": stats.get("engine"),
     }
 
 
