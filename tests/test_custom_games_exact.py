@@ -1,4 +1,4 @@
-"""The exact algorithms agree with plain expectiminimax on the custom games."""
+"""The exact algorithms agree with plain expectiminimax on the custom games, on both engines."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ CONFIGS = [("expectiminimax", 0), ("star1", 0), ("star2", 0), ("star2", 100_000)
         ("ballard_tree(n=4,plies=3,order=random,seed=3)", (1, 2, 3), 1),
     ],
 )
-def test_exact_algorithms_match_plain_on_custom_games(game_string, depths, positions):
+def test_exact_algorithms_match_plain_on_custom_games(game_string, depths, positions, engine):
     game = pyspiel.load_game(game_string)
     evaluator = default_evaluator(game)
     states = sample_positions(game, positions, 11, 6)
@@ -40,10 +40,13 @@ def test_exact_algorithms_match_plain_on_custom_games(game_string, depths, posit
                     evaluator=evaluator,
                     tt_size=tt_size,
                     player=player,
+                    engine=engine,
                 )
+                assert result.engine == engine
                 assert abs(result.value - expected) <= 1e-9, (
                     game_string,
                     depth,
                     algorithm,
                     tt_size,
+                    engine,
                 )

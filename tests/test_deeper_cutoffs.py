@@ -13,17 +13,20 @@ import pytest
 
 import bots
 import games  # noqa: F401  registers dice
-from bots.search import Searcher
+from bots.native_search import make_searcher
 from experiments.common.positions import sample_positions
 
 
 @pytest.mark.parametrize("game_string", ["pig", "dice(n=4,k=3)", "einstein_wurfelt_nicht"])
-def test_a_shallower_search_is_answered_by_the_deeper_entries(game_string):
+def test_a_shallower_search_is_answered_by_the_deeper_entries(game_string, engine):
     game = pyspiel.load_game(game_string)
     for state in sample_positions(game, 3, seed=5, plies=(2, 8)):
         player = state.current_player()
-        deeper = Searcher(game, player, "star2", tt_size=1_000_000, deeper_cutoffs=True)
-        exact = Searcher(game, player, "star2", tt_size=1_000_000)
+        deeper = make_searcher(
+            engine, game, player, "star2", tt_size=1_000_000, deeper_cutoffs=True
+        )
+        exact = make_searcher(engine, game, player, "star2", tt_size=1_000_000)
+        assert deeper.engine == exact.engine == engine
         deep_value, deep_action = deeper.search(state, 4)
         exact.search(state, 4)
         exact.reset_stats()
@@ -36,11 +39,12 @@ def test_a_shallower_search_is_answered_by_the_deeper_entries(game_string):
         assert exact.nodes > deeper.nodes or exact_value == value
 
 
-def test_deeper_cutoffs_is_a_search_bot_parameter():
+def test_deeper_cutoffs_is_a_search_bot_parameter(engine):
     game = pyspiel.load_game("pig")
     for name in ("expectiminimax", "star2", "chanceprobcut", "mcms"):
-        bot = bots.make_bot(f"{name}(deeper_cutoffs=true)", game, 0)
+        bot = bots.make_bot(f"{name}(deeper_cutoffs=true)", game, 0, engine=engine)
         assert bot.searcher.deeper_cutoffs is True
+        assert bot.searcher.engine == engine
     assert bots.make_bot("star2", game, 0).searcher.deeper_cutoffs is False
     with pytest.raises(ValueError, match="deeper_cutoffs must be true or false"):
         bots.make_bot("star2(deeper_cutoffs=1)", game, 0)

@@ -86,8 +86,9 @@ def check_position(
     player: int | None = None,
     move_ordering: bool = True,
     where: str = "",
+    engine: str = "python",
 ) -> tuple[list[str], dict[str, int]]:
-    """Runs plain and every exact configuration; returns (problems, node counts)."""
+    """Runs plain and every exact configuration on ``engine``; returns (problems, node counts)."""
     plain = plain_expectiminimax(state, depth, evaluator, player)
     problems: list[str] = []
     nodes = {"plain": plain.nodes}
@@ -101,16 +102,19 @@ def check_position(
             tt_size=tt_size,
             move_ordering=move_ordering,
             player=player,
+            engine=engine,
         )
+        assert res.engine == engine
         tag = f"{algorithm}(tt_size={tt_size})"
         nodes[tag] = res.stats["nodes"]
         if not abs(res.value - plain.value) <= TOL:
             problems.append(
-                f"{where} depth={depth} {tag}: value {res.value!r}, plain {plain.value!r}"
+                f"{where} depth={depth} {tag} engine={engine}: value {res.value!r}, "
+                f"plain {plain.value!r}"
             )
         elif plain.action_values and res.action not in plain.best_actions():
             problems.append(
-                f"{where} depth={depth} {tag}: action {res.action} is not "
+                f"{where} depth={depth} {tag} engine={engine}: action {res.action} is not "
                 f"optimal; plain action values {plain.action_values}"
             )
     return problems, nodes
@@ -180,14 +184,20 @@ def test_plain_matches_openspiel_expectiminimax(game_name, depths, count):
 # ---------------------------------------------------------------- the engine
 
 
-def test_engine_on_hand_computed_tree():
+def test_engine_on_hand_computed_tree(engine):
     game = RandomTreeGame(hand_tree())
     state = game.new_initial_state()
     problems = []
     for depth in (1, 2, 3, 4):
         for player in (0, 1):
             problems += check_position(
-                game, state, depth, TreeEvaluator(game), player, where=f"hand tree player={player}"
+                game,
+                state,
+                depth,
+                TreeEvaluator(game),
+                player,
+                where=f"hand tree player={player}",
+                engine=engine,
             )[0]
     assert not problems, "\n".join(problems)
 
@@ -208,7 +218,7 @@ REAL_CASES = (
 
 
 @functools.cache
-def run_real_case(name: str, depth: int, count: int, evaluator_kind: str):
+def run_real_case(name: str, depth: int, count: int, evaluator_kind: str, engine: str = "python"):
     """(problems, per-position node counts); cached so two tests share the work."""
     game = pyspiel.load_game(name)
     evaluator = make_evaluator(evaluator_kind, game)
@@ -219,7 +229,7 @@ def run_real_case(name: str, depth: int, count: int, evaluator_kind: str):
             f"{name} evaluator={evaluator_kind} sample_positions(seed={seed}) #{i} "
             f"history={state.history()}"
         )
-        p, n = check_position(game, state, depth, evaluator, where=where)
+        p, n = check_position(game, state, depth, evaluator, where=where, engine=engine)
         problems += p
         counts.append((where, n))
     return problems, counts
@@ -227,8 +237,8 @@ def run_real_case(name: str, depth: int, count: int, evaluator_kind: str):
 
 @pytest.mark.parametrize("evaluator_kind", ["default", "hash"])
 @pytest.mark.parametrize("name,depth,count", REAL_CASES)
-def test_exact_algorithms_match_plain_on_real_games(name, depth, count, evaluator_kind):
-    problems, _ = run_real_case(name, depth, count, evaluator_kind)
+def test_exact_algorithms_match_plain_on_real_games(name, depth, count, evaluator_kind, engine):
+    problems, _ = run_real_case(name, depth, count, evaluator_kind, engine)
     assert not problems, "\n".join(problems)
 
 
@@ -236,7 +246,7 @@ TREE_CASES = [(players, fast) for players in (2, 1) for fast in (True, False)]
 
 
 @functools.cache
-def run_tree_case(players: int, fast: bool, seeds: int = 24):
+def run_tree_case(players: int, fast: bool, seeds: int = 24, engine: str = "python"):
     problems, counts = [], []
     for seed in range(seeds):
         layered = seed % 4 >= 2  # dice-game-like shapes, where the pruning happens
@@ -257,36 +267,43 @@ def run_tree_case(players: int, fast: bool, seeds: int = 24):
                     f"random_tree(Random({seed}), **{kwargs}) fast_path={fast} "
                     f"evaluator={type(evaluator).__name__} root node {state.node}"
                 )
-                p, n = check_position(game, state, depth, evaluator, where=where)
+                p, n = check_position(game, state, depth, evaluator, where=where, engine=engine)
                 if p:
-                    problems += p + [_minimized(tree, state.node, depth, fast, type(evaluator))]
+                    problems += p + [
+                        _minimized(tree, state.node, depth, fast, type(evaluator), engine)
+                    ]
                 counts.append((f"{where} depth={depth}", n))
     return problems, counts
 
 
-def _minimized(tree: RandomTree, root: int, depth: int, fast: bool, evaluator_cls) -> str:
+def _minimized(
+    tree: RandomTree, root: int, depth: int, fast: bool, evaluator_cls, engine: str
+) -> str:
     """A greedily minimized tree that still fails, for the bug report."""
 
     def fails(t: RandomTree) -> bool:
         g = RandomTreeGame(t, fast_path=fast)
         s = g.new_initial_state()
         return (
-            bool(check_position(g, s, depth, evaluator_cls(g), player=None)[0])
+            bool(check_position(g, s, depth, evaluator_cls(g), player=None, engine=engine)[0])
             if not s.is_chance_node()
             else False
         )
 
     small = minimize_tree(tree, fails, root)
-    return f"  minimized (root node 0, depth={depth}, fast_path={fast}): {small.literal()}"
+    return (
+        f"  minimized (root node 0, depth={depth}, fast_path={fast}, engine={engine}): "
+        f"{small.literal()}"
+    )
 
 
 @pytest.mark.parametrize("players,fast", TREE_CASES)
-def test_exact_algorithms_match_plain_on_random_tree_game(players, fast):
-    problems, _ = run_tree_case(players, fast)
+def test_exact_algorithms_match_plain_on_random_tree_game(players, fast, engine):
+    problems, _ = run_tree_case(players, fast, engine=engine)
     assert not problems, "\n".join(problems)
 
 
-def test_exact_without_move_ordering():
+def test_exact_without_move_ordering(engine):
     problems = []
     for seed in range(6):
         tree = random_tree(random.Random(100 + seed), grid=True)
@@ -299,12 +316,19 @@ def test_exact_without_move_ordering():
                 TreeEvaluator(game),
                 move_ordering=False,
                 where=f"random_tree(Random({100 + seed}), grid=True)",
+                engine=engine,
             )[0]
     game = pyspiel.load_game("pig")
     ev = make_evaluator("hash", game)
     for state in sample_positions(game, 4, 5, 40):
         problems += check_position(
-            game, state, 3, ev, move_ordering=False, where=f"pig history={state.history()}"
+            game,
+            state,
+            3,
+            ev,
+            move_ordering=False,
+            where=f"pig history={state.history()}",
+            engine=engine,
         )[0]
     assert not problems, "\n".join(problems)
 
@@ -374,17 +398,20 @@ def _check_record(record: dict, state: Any) -> None:
 
 @pytest.mark.parametrize("algorithm", ["expectiminimax", "star1", "star2"])
 @pytest.mark.parametrize("name", ["pig", "backgammon", "2048", "einstein_wurfelt_nicht"])
-def test_iterative_deepening_returns_legal_action_and_full_record(name, algorithm):
+def test_iterative_deepening_returns_legal_action_and_full_record(name, algorithm, engine):
     game = pyspiel.load_game(name)
     for state in sample_positions(game, 2, 3, MAX_MOVES[name]):
-        bot = bots.make_bot(f"{algorithm}(time_limit=0.05)", game, state.current_player())
+        bot = bots.make_bot(
+            f"{algorithm}(time_limit=0.05)", game, state.current_player(), engine=engine
+        )
         action = bot.step(state)
         assert action in state.legal_actions()
         _check_record(bot.last_search, state)
+        assert bot.last_search["engine"] == engine
         assert bot.last_search["action"] == action
 
 
-def test_iterative_deepening_to_max_depth_is_exact():
+def test_iterative_deepening_to_max_depth_is_exact(engine):
     """A generous time limit with max_depth: the deepest iteration is plain's value."""
     game = pyspiel.load_game("pig")
     ev = make_evaluator("hash", game)
@@ -396,9 +423,11 @@ def test_iterative_deepening_to_max_depth_is_exact():
                 game,
                 state.current_player(),
                 evaluator=ev,
+                engine=engine,
             )
             action = bot.step(state)
             record = bot.last_search
+            assert record["engine"] == engine
             _check_record(record, state)
             assert record["completed"] and record["depth"] == 3, record
             assert abs(record["value"] - plain.value) <= TOL, (algorithm, state.history())
@@ -421,32 +450,35 @@ BOT_GAMES = [
 
 
 @pytest.mark.parametrize("name,depth,max_moves", BOT_GAMES)
-def test_bots_from_make_bot_equal_plain_over_several_moves(name, depth, max_moves):
+def test_bots_from_make_bot_equal_plain_over_several_moves(name, depth, max_moves, engine):
     """One bot per seat (one table) stepped over several positions, as a game steps it."""
     game = pyspiel.load_game(name)
     evaluator = default_evaluator(game)
     for algorithm in ("expectiminimax", "star1", "star2"):
         for player in range(game.num_players()):
-            bot = bots.make_bot(f"{algorithm}(max_depth={depth})", game, player)
+            bot = bots.make_bot(f"{algorithm}(max_depth={depth})", game, player, engine=engine)
             seed = SEED + 17 + player
             positions = sample_positions(game, examples(3), seed, max_moves, player=player)
             for i, state in enumerate(positions):
                 plain = plain_expectiminimax(state, depth, evaluator, player)
                 action = bot.step(state)
+                assert bot.last_search["engine"] == engine
                 where = (
-                    f"{name} {algorithm}(max_depth={depth}) seat {player}, position {i} "
-                    f"of sample_positions(seed={seed}), history {state.history()}"
+                    f"{name} {algorithm}(max_depth={depth}) engine={engine} seat {player}, "
+                    f"position {i} of sample_positions(seed={seed}), history {state.history()}"
                 )
                 assert abs(bot.last_search["value"] - plain.value) <= TOL, where
                 if plain.action_values:
                     assert action in plain.best_actions(), where
 
 
-def test_iterative_deepening_on_tiny_tree_stops_when_all_leaves_terminal():
+def test_iterative_deepening_on_tiny_tree_stops_when_all_leaves_terminal(engine):
     tree = RandomTree(nodes=(("D", 0, ((0, 1), (1, 2)), 0.0), ("T", 0.5), ("T", -0.5)))
     game = RandomTreeGame(tree)
     state = game.new_initial_state()
-    bot = bots.make_bot("star2(time_limit=5)", game, 0, evaluator=TreeEvaluator(game))
+    bot = bots.make_bot(
+        "star2(time_limit=5)", game, 0, evaluator=TreeEvaluator(game), engine=engine
+    )
     assert bot.step(state) == 0
     _check_record(bot.last_search, state)
     assert bot.last_search["value"] == 0.5

@@ -11,6 +11,8 @@ minimized greedily (minimize_tree); the message carries both as
 
 from __future__ import annotations
 
+import pytest
+from engines import ENGINES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from plain_expectiminimax import CountingEvaluator, plain_expectiminimax
@@ -81,8 +83,9 @@ def _problems(
     fast: bool,
     positions: bool,
     ordering: bool,
+    engine: str = "python",
 ) -> list[str]:
-    """Every way the exact configurations disagree with plain on one search."""
+    """Every way the exact configurations on ``engine`` disagree with plain on one search."""
     game, evaluator = _game_and_evaluator(tree, fast, positions)
     state = TreePosition(game, root).to_state()
     plain = plain_expectiminimax(state, depth, evaluator, player)
@@ -101,8 +104,9 @@ def _problems(
             tt_size=tt_size,
             move_ordering=ordering,
             player=player,
+            engine=engine,
         )
-        tag = f"{algorithm} tt_size={tt_size}"
+        tag = f"{algorithm} tt_size={tt_size} engine={res.engine}"
         if not abs(res.value - plain.value) <= TOL:
             out.append(f"{tag}: value {res.value!r}, plain {plain.value!r}")
         elif not low - TOL <= res.value <= high + TOL:
@@ -127,36 +131,38 @@ def _is_final_example() -> bool:
         return False
 
 
-def _check_all_configs(case) -> None:
+def _check_all_configs(case, engine: str) -> None:
     tree, root, player, depth, fast, positions, ordering = case
-    problems = _problems(*case)
+    problems = _problems(*case, engine)
     if not problems:
         return
     settings_text = (
-        f"player={player} depth={depth} fast_path={fast} "
+        f"engine={engine} player={player} depth={depth} fast_path={fast} "
         f"accepts_positions={positions} move_ordering={ordering}"
     )
     message = f"\n{tree.literal()}\nroot node={root} {settings_text}:\n" + "\n".join(problems)
     if _is_final_example():
-        small = minimize_tree(tree, lambda t: bool(_problems(t, 0, *case[2:])), root)
+        small = minimize_tree(tree, lambda t: bool(_problems(t, 0, *case[2:], engine)), root)
         message += (
             f"\n\nMinimized (root node 0, {settings_text}):\n{small.literal()}\n"
-            + "\n".join(_problems(small, 0, *case[2:]))
+            + "\n".join(_problems(small, 0, *case[2:], engine))
         )
     raise AssertionError(message)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(200), **PROFILE)
 @given(search_cases())
-def test_exact_algorithms_equal_plain_on_random_trees(case):
-    _check_all_configs(case)
+def test_exact_algorithms_equal_plain_on_random_trees(engine, case):
+    _check_all_configs(case, engine)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(100), **PROFILE)
 @given(search_cases(eval_bounds="mixed"))
-def test_exact_when_evaluator_bounds_differ_from_game_utilities(case):
+def test_exact_when_evaluator_bounds_differ_from_game_utilities(engine, case):
     """Evaluator bounds tighter or wider than the game's min/max utility."""
-    _check_all_configs(case)
+    _check_all_configs(case, engine)
 
 
 @st.composite
@@ -179,15 +185,21 @@ def bot_cases(draw):
     )
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(150), **PROFILE)
 @given(bot_cases())
-def test_persistent_table_keeps_bot_exact(case):
+def test_persistent_table_keeps_bot_exact(engine, case):
     """One bot (one table) stepped twice on each of several states stays exact."""
     tree, player, roots, depth, algorithm, tt_size, fast = case
     game = RandomTreeGame(tree, fast_path=fast)
     evaluator = TreeEvaluator(game)
     bot = bots.make_bot(
-        f"{algorithm}(max_depth={depth})", game, player, evaluator=evaluator, tt_size=tt_size
+        f"{algorithm}(max_depth={depth})",
+        game,
+        player,
+        evaluator=evaluator,
+        tt_size=tt_size,
+        engine=engine,
     )
     for root in roots:
         state = TreePosition(game, root).to_state()
@@ -197,15 +209,17 @@ def test_persistent_table_keeps_bot_exact(case):
             value = bot.last_search["value"]
             assert abs(value - plain.value) <= TOL, (
                 f"\n{tree.literal()}\nbot {algorithm}(max_depth={depth}) tt_size={tt_size} "
+                f"engine={engine} "
                 f"fast_path={fast} player={player} roots={roots}: step #{repeat + 1} on node "
                 f"{root} got {value!r}, plain {plain.value!r}"
             )
             assert action in plain.best_actions()
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(100), **PROFILE)
 @given(bot_cases())
-def test_iterative_deepening_reaches_plain_value(case):
+def test_iterative_deepening_reaches_plain_value(engine, case):
     """Iterations 1..d share one table; the final value is plain's at depth d."""
     tree, player, roots, depth, algorithm, tt_size, fast = case
     game = RandomTreeGame(tree, fast_path=fast)
@@ -216,6 +230,7 @@ def test_iterative_deepening_reaches_plain_value(case):
         player,
         evaluator=evaluator,
         tt_size=tt_size,
+        engine=engine,
     )
     for root in roots:
         state = TreePosition(game, root).to_state()
@@ -225,7 +240,7 @@ def test_iterative_deepening_reaches_plain_value(case):
         assert bot.last_search["completed"], bot.last_search
         assert abs(value - plain.value) <= TOL, (
             f"\n{tree.literal()}\nbot {algorithm}(max_depth={depth},time_limit=600) "
-            f"tt_size={tt_size} fast_path={fast} player={player} roots={roots}: node {root} "
-            f"got {value!r} at depth {bot.last_search['depth']}, plain {plain.value!r}"
+            f"engine={engine} tt_size={tt_size} fast_path={fast} player={player} "
+            f"roots={roots}: node {root} got {value!r} at depth {bot.last_search['depth']}, plain {plain.value!r}"
         )
         assert action in plain.best_actions()

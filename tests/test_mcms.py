@@ -24,7 +24,7 @@ from plain_expectiminimax import HashEvaluator, sample_positions
 import bots
 import games  # noqa: F401  registers the custom games
 from bots.keys import einstein_key, history_digest
-from bots.mcms import MCMSSearcher
+from bots.native_search import make_searcher
 from bots.search import search
 
 TOL = 1e-9
@@ -98,16 +98,21 @@ def _evaluator(game: pyspiel.Game) -> HashEvaluator:
     return HashEvaluator(game)
 
 
-def _mcms(game, state, depth, evaluator, samples, seed, tt_size=0, probing_factor=None):
-    searcher = MCMSSearcher(
+def _mcms(
+    game, state, depth, evaluator, samples, seed, tt_size=0, probing_factor=None, engine="python"
+):
+    searcher = make_searcher(
+        engine,
         game,
         state.current_player(),
-        samples,
-        seed,
+        "star2",
+        samples=samples,
+        seed=seed,
         evaluator=evaluator,
         tt_size=tt_size,
         probing_factor=probing_factor,
     )
+    assert searcher.engine == engine
     value, action = searcher.search(state, depth)
     return value, action, searcher.stats()
 
@@ -126,7 +131,7 @@ CASES = [
 
 @pytest.mark.parametrize("game_name,depth,samples,count,max_moves", CASES)
 def test_mcms_is_plain_expectiminimax_on_the_sampled_tree(
-    game_name, depth, samples, count, max_moves
+    game_name, depth, samples, count, max_moves, engine
 ):
     game = pyspiel.load_game(game_name)
     evaluator = _evaluator(game)
@@ -141,22 +146,31 @@ def test_mcms_is_plain_expectiminimax_on_the_sampled_tree(
             for tt_size in (0, TT):
                 for probing_factor in (0, 1):
                     value, _, stats = _mcms(
-                        game, state, depth, evaluator, samples, seed, tt_size, probing_factor
+                        game,
+                        state,
+                        depth,
+                        evaluator,
+                        samples,
+                        seed,
+                        tt_size,
+                        probing_factor,
+                        engine,
                     )
                     assert value == pytest.approx(expected, abs=TOL), (
-                        f"{game_name} position {index} seed {seed} tt {tt_size} "
+                        f"{game_name} {engine} position {index} seed {seed} tt {tt_size} "
                         f"k {probing_factor}: mcms {value}, sampled plain {expected}"
                     )
                     sampled_any = sampled_any or stats["sampled_chance_nodes"] > 0
     assert sampled_any, f"{game_name}: no chance node was sampled; the test proves nothing"
 
 
-def test_different_seeds_sample_different_trees():
+def test_different_seeds_sample_different_trees(engine):
     """The seed matters: over a few yacht positions two seeds disagree somewhere."""
     game = pyspiel.load_game("yacht")
     evaluator = _evaluator(game)
+    positions = sample_positions(game, 3, 5, 10)
     values = {
-        seed: [_mcms(game, s, 2, evaluator, 3, seed)[0] for s in sample_positions(game, 3, 5, 10)]
+        seed: [_mcms(game, s, 2, evaluator, 3, seed, engine=engine)[0] for s in positions]
         for seed in (0, 1)
     }
     assert values[0] != values[1]
@@ -166,13 +180,17 @@ def test_different_seeds_sample_different_trees():
     "game_name,depth,samples",
     [("pig(winscore=30)", 3, 6), ("einstein_wurfelt_nicht", 2, 6), ("dice(n=4,k=3)", 3, 4)],
 )
-def test_mcms_with_enough_samples_is_star2(game_name, depth, samples):
+def test_mcms_with_enough_samples_is_star2(game_name, depth, samples, engine):
     game = pyspiel.load_game(game_name)
     evaluator = _evaluator(game)
     for state in sample_positions(game, 3, 3, 10):
         for tt_size in (0, TT):
-            value, action, stats = _mcms(game, state, depth, evaluator, samples, 0, tt_size)
-            star2 = search(game, state, "star2", depth, evaluator=evaluator, tt_size=tt_size)
+            value, action, stats = _mcms(
+                game, state, depth, evaluator, samples, 0, tt_size, engine=engine
+            )
+            star2 = search(
+                game, state, "star2", depth, evaluator=evaluator, tt_size=tt_size, engine=engine
+            )
             assert stats["sampled_chance_nodes"] == stats["samples_drawn"] == 0
             assert value == pytest.approx(star2.value, abs=TOL)
             # Enumerating, mcms is star2 node for node.
@@ -180,28 +198,29 @@ def test_mcms_with_enough_samples_is_star2(game_name, depth, samples):
 
 
 @pytest.mark.parametrize("game_name", ["yacht", "backgammon", "pig"])
-def test_same_seed_same_move_and_node_counts(game_name):
+def test_same_seed_same_move_and_node_counts(game_name, engine):
     game = pyspiel.load_game(game_name)
     # The position with the most choices: a sampled chance node must lie within depth 2.
     state = max(sample_positions(game, 5, 2, 10), key=lambda s: len(s.legal_actions()))
     player = state.current_player()
     records = []
     for _ in range(2):
-        bot = bots.make_bot("mcms(samples=4,seed=3,max_depth=2)", game, player)
+        bot = bots.make_bot("mcms(samples=4,seed=3,max_depth=2)", game, player, engine=engine)
         action = bot.step(state)
         stats = bot.last_search
+        assert stats["engine"] == engine
         records.append((action, stats["value"], stats["nodes"], stats["samples_drawn"]))
         assert stats["action"] == action
         assert stats["sampled_chance_nodes"] > 0 and stats["samples_drawn"] > 0
     assert records[0] == records[1]
 
 
-def test_draws_are_fixed_across_iterations():
+def test_draws_are_fixed_across_iterations(engine):
     """Iterative deepening revisits chance nodes: their draws are reused, not redrawn."""
     game = pyspiel.load_game("pig(winscore=30)")
     state = game.new_initial_state()
     # A generous time limit with max_depth: iterative deepening over depths 1..4.
-    bot = bots.make_bot("mcms(samples=3,max_depth=4,time_limit=600)", game, 0)
+    bot = bots.make_bot("mcms(samples=3,max_depth=4,time_limit=600)", game, 0, engine=engine)
     bot.step(state)
     stats = bot.last_search
     assert stats["depth"] == 4
@@ -210,7 +229,7 @@ def test_draws_are_fixed_across_iterations():
     assert stats["samples_drawn"] % 3 == 0
     assert stats["samples_drawn"] // 3 + stats["sample_reuses"] == stats["sampled_chance_nodes"]
     # Same value as one fixed-depth search: earlier iterations did not change the tree.
-    fixed = bots.make_bot("mcms(samples=3,max_depth=4)", game, 0)
+    fixed = bots.make_bot("mcms(samples=3,max_depth=4)", game, 0, engine=engine)
     fixed.step(state)
     assert stats["value"] == pytest.approx(fixed.last_search["value"], abs=TOL)
 
@@ -236,18 +255,18 @@ GAMES = [
 
 
 @pytest.mark.parametrize("game_name", GAMES)
-def test_mcms_plays_legal_games_through_both_evaluate_bots(game_name):
+def test_mcms_plays_legal_games_through_both_evaluate_bots(game_name, engine):
     """Both runners reject an illegal move; a finished game is the proof of legality."""
     game = pyspiel.load_game(game_name)
     spec = "mcms(samples=3,seed=1,time_limit=0.01)"
-    players = [bots.make_bot(spec, game, 0)]
+    players = [bots.make_bot(spec, game, 0, engine=engine)]
     if game.num_players() == 2:
         players.append(bots.make_bot("random(seed=2)", game, 1))
     returns = pyspiel.evaluate_bots(game.new_initial_state(), players, 5)
     assert len(returns) == game.num_players()
-    players = [bots.make_bot(spec, game, 0)]
+    players = [bots.make_bot(spec, game, 0, engine=engine)]
     if game.num_players() == 2:
-        players.append(bots.make_bot("star2(time_limit=0.01)", game, 1))
+        players.append(bots.make_bot("star2(time_limit=0.01)", game, 1, engine=engine))
     returns = python_evaluate_bots.evaluate_bots(
         game.new_initial_state(), players, np.random.RandomState(5)
     )

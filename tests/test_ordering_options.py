@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
+from engines import ENGINES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from plain_expectiminimax import plain_expectiminimax, sample_positions
@@ -23,35 +24,39 @@ from test_exactness_properties import PROFILE, _game_and_evaluator, search_cases
 import bots
 import games  # noqa: F401  (registers dice)
 from bots.evaluators import make_evaluator
-from bots.search import Searcher
+from bots.native_search import make_searcher
 
 TOL = 1e-9
 
 
-def _deepening(game, state, algorithm, max_depth, **options):
-    """(value, action) of each iteration of one Searcher, table and history kept."""
-    searcher = Searcher(game, state.current_player(), algorithm, **options)
+def _deepening(game, state, algorithm, max_depth, engine="python", **options):
+    """(value, action) of each iteration of one searcher, table and history kept."""
+    searcher = make_searcher(engine, game, state.current_player(), algorithm, **options)
+    assert searcher.engine == engine
     return searcher, [searcher.search(state, depth) for depth in range(1, max_depth + 1)]
 
 
 ORDERINGS = ({"history_min_depth": 1}, {"static_ordering": True})
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(80), **PROFILE)
 @given(search_cases(), st.sampled_from(ORDERINGS))
-def test_ordering_options_equal_plain_on_random_trees(case, ordering):
+def test_ordering_options_equal_plain_on_random_trees(engine, case, ordering):
     tree, root, player, depth, fast, positions, _ = case
     game, evaluator = _game_and_evaluator(tree, fast, positions)
     state = TreePosition(game, root).to_state()
     for algorithm in ("star1", "star2"):
         for tt_size in (0, 100_000):
-            searcher = Searcher(
-                game, player, algorithm, evaluator=evaluator, tt_size=tt_size, **ordering
+            searcher = make_searcher(
+                engine, game, player, algorithm, evaluator=evaluator, tt_size=tt_size, **ordering
             )
             for d in range(1, depth + 1):
                 value, _ = searcher.search(state, d)
                 plain = plain_expectiminimax(state, d, evaluator, player)
-                assert abs(value - plain.value) <= TOL, f"{algorithm} d={d}\n{tree.literal()}"
+                assert abs(value - plain.value) <= TOL, (
+                    f"{algorithm} d={d} {engine}\n{tree.literal()}"
+                )
 
 
 @pytest.mark.parametrize("ordering", ORDERINGS)
@@ -64,16 +69,18 @@ def test_ordering_options_equal_plain_on_random_trees(case, ordering):
         ("pig", 4, 3, 30),
     ],
 )
-def test_ordering_options_equal_plain_in_real_games(name, depth, count, max_moves, ordering):
+def test_ordering_options_equal_plain_in_real_games(
+    name, depth, count, max_moves, ordering, engine
+):
     game = pyspiel.load_game(name)
     evaluator = make_evaluator(None, game)
     for state in sample_positions(game, count, seed=31, max_moves=max_moves):
         if state.current_player() < 0:
             continue
-        _, results = _deepening(game, state, "star2", depth, tt_size=10_000, **ordering)
+        _, results = _deepening(game, state, "star2", depth, engine, tt_size=10_000, **ordering)
         for d, (value, action) in enumerate(results, start=1):
             plain = plain_expectiminimax(state, d, evaluator)
-            assert abs(value - plain.value) <= TOL, f"{name} d={d} {state.history()}"
+            assert abs(value - plain.value) <= TOL, f"{name} d={d} {engine} {state.history()}"
             assert action in plain.best_actions()
 
 
@@ -84,7 +91,7 @@ def test_ordering_options_equal_plain_in_real_games(name, depth, count, max_move
         ("backgammon", 3, 2, "static_ordering", True, False),
     ],
 )
-def test_bot_default_searches_fewer_nodes(name, depth, positions, option, default, other):
+def test_bot_default_searches_fewer_nodes(name, depth, positions, option, default, other, engine):
     game = pyspiel.load_game(name)
     nodes = {default: 0, other: 0}
     for state in sample_positions(game, positions, seed=5, max_moves=10):
@@ -92,7 +99,9 @@ def test_bot_default_searches_fewer_nodes(name, depth, positions, option, defaul
             continue
         for setting in nodes:
             options = {option: setting}
-            searcher, _ = _deepening(game, state, "star2", depth, tt_size=100_000, **options)
+            searcher, _ = _deepening(
+                game, state, "star2", depth, engine, tt_size=100_000, **options
+            )
             nodes[setting] += searcher.nodes
     assert nodes[default] < nodes[other], nodes
 
@@ -129,9 +138,9 @@ def test_bots_order_by_the_evaluator_by_default_in_backgammon_only():
 
 
 @pytest.mark.parametrize("bad", ["0", "1.5", "true", "'x'"])
-def test_history_min_depth_refuses_bad_values(bad):
+def test_history_min_depth_refuses_bad_values(bad, engine):
     game = pyspiel.load_game("dice")
     with pytest.raises(ValueError, match="history_min_depth"):
-        bots.make_bot(f"star2(max_depth=2,history_min_depth={bad})", game, 0)
+        bots.make_bot(f"star2(max_depth=2,history_min_depth={bad})", game, 0, engine=engine)
     with pytest.raises(ValueError, match="history_min_depth must be an integer >= 1"):
-        Searcher(game, 0, "star2", history_min_depth=0)
+        make_searcher(engine, game, 0, "star2", history_min_depth=0)

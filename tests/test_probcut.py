@@ -147,14 +147,17 @@ def test_bad_calibration_files_are_refused(tmp_path):
 
 
 @pytest.mark.parametrize("game_string,depth", [("dice", 4), ("pig", 5)])
-def test_huge_t_returns_exactly_star2(tmp_path, game_string, depth):
+def test_huge_t_returns_exactly_star2(tmp_path, game_string, depth, engine):
     game = pyspiel.load_game(game_string)
     path = synthetic_calibration(tmp_path / "cal.json", game)
     settings = probcut_settings(game, 1, 1e9, path)
     shallow_nodes = 0
     for state in chance_children_positions(game, 4, seed=3):
-        exact = search(game, state, "star2", depth, tt_size=100_000)
-        pruned = search(game, state, "chanceprobcut", depth, tt_size=100_000, probcut=settings)
+        exact = search(game, state, "star2", depth, tt_size=100_000, engine=engine)
+        pruned = search(
+            game, state, "chanceprobcut", depth, tt_size=100_000, probcut=settings, engine=engine
+        )
+        assert exact.engine == pruned.engine == engine
         assert pruned.value == pytest.approx(exact.value, abs=1e-9)
         shallow_nodes += pruned.stats["probcut_nodes"]
     assert shallow_nodes > 0  # the shallow searches did run
@@ -162,7 +165,7 @@ def test_huge_t_returns_exactly_star2(tmp_path, game_string, depth):
     state = chance_children_positions(game, 1, seed=11)[0]
     player = state.current_player()
     bots = [
-        make_bot(f"{name}(max_depth={depth})", game, player, **extra)
+        make_bot(f"{name}(max_depth={depth})", game, player, engine=engine, **extra)
         for name, extra in (("star2", {}), ("chanceprobcut", {"t": 1e9, "calibration": path}))
     ]
     for bot in bots:
@@ -170,7 +173,7 @@ def test_huge_t_returns_exactly_star2(tmp_path, game_string, depth):
     assert bots[1].last_search["value"] == pytest.approx(bots[0].last_search["value"], abs=1e-9)
 
 
-def test_small_t_cuts(tmp_path):
+def test_small_t_cuts(tmp_path, engine):
     game = pyspiel.load_game("dice")
     path = synthetic_calibration(tmp_path / "cal.json", game, sigma=0.02)
     counters = {}
@@ -178,7 +181,9 @@ def test_small_t_cuts(tmp_path):
         settings = probcut_settings(game, 1, t, path)
         totals = {"cutoffs_probcut": 0, "nodes": 0}
         for state in chance_children_positions(game, 4, seed=5):
-            stats = search(game, state, "chanceprobcut", 4, tt_size=100_000, probcut=settings).stats
+            stats = search(
+                game, state, "chanceprobcut", 4, tt_size=100_000, probcut=settings, engine=engine
+            ).stats
             for key in totals:
                 totals[key] += stats[key]
         counters[t] = totals
@@ -200,13 +205,15 @@ SCOPE = [
 
 
 @pytest.mark.parametrize("game_string", SCOPE)
-def test_plays_legal_moves_everywhere(tmp_path, game_string):
+def test_plays_legal_moves_everywhere(tmp_path, game_string, engine):
     game = pyspiel.load_game(game_string)
     extra = {}
     if not os.path.exists(default_calibration_path(game)):
         extra["calibration"] = synthetic_calibration(tmp_path / "cal.json", game)
     bots = [
-        make_bot("chanceprobcut(max_depth=3,time_limit=0.1)", game, p, seed=p, **extra)
+        make_bot(
+            "chanceprobcut(max_depth=3,time_limit=0.1)", game, p, seed=p, engine=engine, **extra
+        )
         for p in range(game.num_players())
     ]
     rng = random.Random(0)
@@ -220,6 +227,7 @@ def test_plays_legal_moves_everywhere(tmp_path, game_string):
         player = state.current_player()
         action = bots[player].step(state)
         assert action in state.legal_actions()
+        assert bots[player].last_search["engine"] == engine
         state.apply_action(action)
         moves += 1
     assert moves > 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
+from engines import ENGINES
 from hypothesis import given, settings
 from plain_expectiminimax import CountingEvaluator, plain_expectiminimax, sample_positions
 from random_tree_game import TreePosition
@@ -26,9 +27,10 @@ from bots.search import search
 TOL = 1e-9
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())
-def test_reachable_probes_equal_plain_on_random_trees(case):
+def test_reachable_probes_equal_plain_on_random_trees(engine, case):
     tree, root, player, depth, fast, positions, ordering = case
     game, evaluator = _game_and_evaluator(tree, fast, positions)
     state = TreePosition(game, root).to_state()
@@ -45,8 +47,10 @@ def test_reachable_probes_equal_plain_on_random_trees(case):
             move_ordering=ordering,
             player=player,
             reachable_probes=True,
+            engine=engine,
         )
-        assert abs(res.value - plain.value) <= TOL, f"tt={tt_size}\n{tree.literal()}"
+        assert res.engine == engine
+        assert abs(res.value - plain.value) <= TOL, f"tt={tt_size} {engine}\n{tree.literal()}"
         if plain.action_values:
             assert res.action in plain.best_actions()
         assert res.stats["evaluations"] == counting.calls
@@ -62,30 +66,34 @@ def test_reachable_probes_equal_plain_on_random_trees(case):
         ("dice(n=4,k=3)", 3, 3, 6),
     ],
 )
-def test_reachable_probes_equal_plain_in_real_games(name, depth, count, max_moves):
+def test_reachable_probes_equal_plain_in_real_games(name, depth, count, max_moves, engine):
     game = pyspiel.load_game(name)
     evaluator = make_evaluator(None, game)
     for state in sample_positions(game, count, seed=23, max_moves=max_moves):
         plain = plain_expectiminimax(state, depth, evaluator)
         for tt_size in (0, 10_000):
-            res = search(game, state, "star2", depth, tt_size=tt_size, reachable_probes=True)
+            res = search(
+                game, state, "star2", depth, tt_size=tt_size, reachable_probes=True, engine=engine
+            )
             assert abs(res.value - plain.value) <= TOL, (
-                f"{name} tt={tt_size} history={state.history()}: {res.value} != {plain.value}"
+                f"{name} tt={tt_size} {res.engine} history={state.history()}: "
+                f"{res.value} != {plain.value}"
             )
 
 
-def test_reachable_probes_search_fewer_nodes_in_pig():
+def test_reachable_probes_search_fewer_nodes_in_pig(engine):
     game = pyspiel.load_game("pig")
     star2 = reachable = 0
     for state in sample_positions(game, 4, seed=3, max_moves=20):
-        star2 += search(game, state, "star2", 5, tt_size=100_000).stats["nodes"]
-        reachable += search(game, state, "star2", 5, tt_size=100_000, reachable_probes=True).stats[
+        options = dict(tt_size=100_000, engine=engine)
+        star2 += search(game, state, "star2", 5, **options).stats["nodes"]
+        reachable += search(game, state, "star2", 5, reachable_probes=True, **options).stats[
             "nodes"
         ]
     assert reachable < 0.8 * star2, (reachable, star2)
 
 
-def test_chanceprobcut_with_reachable_probes_plays_the_same_moves_in_pig_with_fewer_nodes():
+def test_chanceprobcut_with_reachable_probes_plays_the_same_moves_in_pig_with_fewer_nodes(engine):
     # Forward pruning is not exact, so the bot default rests on measured move agreement:
     # skipping hopeless probes must not change chanceprobcut's move, only its work.
     game = pyspiel.load_game("pig")
@@ -93,7 +101,16 @@ def test_chanceprobcut_with_reachable_probes_plays_the_same_moves_in_pig_with_fe
     plain = reachable = 0
     for state in sample_positions(game, 12, seed=7, max_moves=60):
         runs = [
-            search(game, state, "chanceprobcut", 5, tt_size=100_000, probcut=settings, **option)
+            search(
+                game,
+                state,
+                "chanceprobcut",
+                5,
+                tt_size=100_000,
+                probcut=settings,
+                engine=engine,
+                **option,
+            )
             for option in ({}, {"reachable_probes": True})
         ]
         assert runs[0].action == runs[1].action, state.history()
@@ -103,10 +120,11 @@ def test_chanceprobcut_with_reachable_probes_plays_the_same_moves_in_pig_with_fe
     assert reachable < 0.8 * plain, (reachable, plain)
 
 
-def test_bot_spec_takes_reachable_probes_and_refuses_non_booleans():
+def test_bot_spec_takes_reachable_probes_and_refuses_non_booleans(engine):
     game = pyspiel.load_game("pig")
-    bot = bots.make_bot("star2(max_depth=2,reachable_probes=true)", game, 0)
+    bot = bots.make_bot("star2(max_depth=2,reachable_probes=true)", game, 0, engine=engine)
     assert bot.searcher.reachable_probes is True
+    assert bot.searcher.engine == engine
     with pytest.raises(ValueError, match="reachable_probes must be true or false"):
         bots.make_bot("star2(max_depth=2,reachable_probes=3)", game, 0)
 

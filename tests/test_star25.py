@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
+from engines import ENGINES
 from hypothesis import given, settings
 from plain_expectiminimax import CountingEvaluator, plain_expectiminimax, sample_positions
 from random_tree_game import RandomTree, RandomTreeGame, TreeEvaluator, TreePosition
@@ -20,7 +21,8 @@ from test_exactness_properties import PROFILE, _game_and_evaluator, search_cases
 
 import games  # noqa: F401  (registers dice)
 from bots.evaluators import make_evaluator
-from bots.search import Searcher, search
+from bots.native_search import make_searcher
+from bots.search import search
 
 TOL = 1e-9
 STAR25 = [(0, "cyclic")] + [(k, p) for k in (1, 2, 3) for p in ("cyclic", "sequential")]
@@ -56,7 +58,7 @@ class _RecordingEvaluator(TreeEvaluator):
         return super().evaluate(state)
 
 
-def _fig10_visit_numbers(algorithm: str, **kwargs) -> list[list[int]]:
+def _fig10_visit_numbers(algorithm: str, engine: str, **kwargs) -> list[list[int]]:
     game = RandomTreeGame(_fig10_tree())
     evaluator = _RecordingEvaluator(game)
     result = search(
@@ -66,8 +68,10 @@ def _fig10_visit_numbers(algorithm: str, **kwargs) -> list[list[int]]:
         2,
         evaluator=evaluator,
         move_ordering=False,
+        engine=engine,
         **kwargs,
     )
+    assert result.engine == engine
     plain = plain_expectiminimax(game.new_initial_state(), 2, TreeEvaluator(game), 0)
     assert abs(result.value - plain.value) <= TOL
     assert sorted(evaluator.order) == list(range(7, 23)), "every leaf exactly once"
@@ -94,23 +98,27 @@ FIG10 = {
         ("sequential k=2", "star2", {"probing_factor": 2, "probing": "sequential"}),
     ],
 )
-def test_leaf_order_of_ballard_fig10(name, algorithm, kwargs):
-    assert _fig10_visit_numbers(algorithm, **kwargs) == FIG10[name]
+def test_leaf_order_of_ballard_fig10(name, algorithm, kwargs, engine):
+    assert _fig10_visit_numbers(algorithm, engine, **kwargs) == FIG10[name]
 
 
-def test_probing_factor_one_is_star2_and_zero_is_star1_node_for_node():
+def test_probing_factor_one_is_star2_and_zero_is_star1_node_for_node(engine):
     game = pyspiel.load_game("dice(n=4,k=3)")
     for state in sample_positions(game, 4, seed=5, max_moves=6):
         for tt_size in (0, 10_000):
-            star1 = search(game, state, "star1", 3, tt_size=tt_size)
-            star2 = search(game, state, "star2", 3, tt_size=tt_size)
-            k0 = search(game, state, "star2", 3, tt_size=tt_size, probing_factor=0)
-            k1 = search(game, state, "star2", 3, tt_size=tt_size, probing_factor=1)
+            options = dict(tt_size=tt_size, engine=engine)
+            star1 = search(game, state, "star1", 3, **options)
+            star2 = search(game, state, "star2", 3, **options)
+            k0 = search(game, state, "star2", 3, probing_factor=0, **options)
+            k1 = search(game, state, "star2", 3, probing_factor=1, **options)
+            assert {star1.engine, star2.engine, k0.engine, k1.engine} == {engine}
             assert (k0.value, k0.action, k0.stats) == (star1.value, star1.action, star1.stats)
             assert (k1.value, k1.action, k1.stats) == (star2.value, star2.action, star2.stats)
 
 
-def _star25_problems(tree, root, player, depth, fast, positions, ordering) -> list[str]:
+def _star25_problems(
+    tree, root, player, depth, fast, positions, ordering, engine="python"
+) -> list[str]:
     game, evaluator = _game_and_evaluator(tree, fast, positions)
     state = TreePosition(game, root).to_state()
     plain = plain_expectiminimax(state, depth, evaluator, player)
@@ -129,10 +137,12 @@ def _star25_problems(tree, root, player, depth, fast, positions, ordering) -> li
                 player=player,
                 probing_factor=k,
                 probing=probing,
+                engine=engine,
             )
             if not abs(res.value - plain.value) <= TOL:
                 out.append(
-                    f"star2(probing_factor={k},probing={probing}) tt_size={tt_size}: "
+                    f"star2(probing_factor={k},probing={probing}) tt_size={tt_size} "
+                    f"engine={res.engine}: "
                     f"value {res.value!r}, plain {plain.value!r}"
                 )
             elif plain.action_values and res.action not in plain.best_actions():
@@ -142,11 +152,12 @@ def _star25_problems(tree, root, player, depth, fast, positions, ordering) -> li
     return out
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())
-def test_star25_equals_plain_on_random_trees(case):
+def test_star25_equals_plain_on_random_trees(engine, case):
     tree, root, player, depth, fast, positions, ordering = case
-    problems = _star25_problems(tree, root, player, depth, fast, positions, ordering)
+    problems = _star25_problems(tree, root, player, depth, fast, positions, ordering, engine)
     assert not problems, "\n".join(problems) + f"\nroot={root} depth={depth}\n" + tree.literal()
 
 
@@ -162,7 +173,7 @@ REAL_GAMES = [
 
 
 @pytest.mark.parametrize("name, depth, count, max_moves", REAL_GAMES)
-def test_star25_equals_plain_in_real_games(name, depth, count, max_moves):
+def test_star25_equals_plain_in_real_games(name, depth, count, max_moves, engine):
     game = pyspiel.load_game(name)
     evaluator = make_evaluator(None, game)
     for state in sample_positions(game, count, seed=17, max_moves=max_moves):
@@ -170,10 +181,18 @@ def test_star25_equals_plain_in_real_games(name, depth, count, max_moves):
         for k, probing in STAR25:
             for tt_size in (0, 10_000):
                 res = search(
-                    game, state, "star2", depth, tt_size=tt_size, probing_factor=k, probing=probing
+                    game,
+                    state,
+                    "star2",
+                    depth,
+                    tt_size=tt_size,
+                    probing_factor=k,
+                    probing=probing,
+                    engine=engine,
                 )
                 assert abs(res.value - plain.value) <= TOL, (
-                    f"{name} k={k} {probing} tt={tt_size} history={state.history()}: "
+                    f"{name} k={k} {probing} tt={tt_size} engine={res.engine} "
+                    f"history={state.history()}: "
                     f"{res.value} != plain {plain.value}"
                 )
 
@@ -188,19 +207,21 @@ def test_star25_equals_plain_in_real_games(name, depth, count, max_moves):
         ("expectiminimax", {"probing_factor": 1}, "expectiminimax does not probe"),
     ],
 )
-def test_bad_probing_parameters_are_refused_clearly(algorithm, kwargs, message):
+def test_bad_probing_parameters_are_refused_clearly(algorithm, kwargs, message, engine):
     game = pyspiel.load_game("pig")
     with pytest.raises(ValueError, match=message):
-        Searcher(game, 0, algorithm, **kwargs)
+        make_searcher(engine, game, 0, algorithm, **kwargs)
 
 
-def test_bot_spec_takes_the_probing_factor_and_order():
+def test_bot_spec_takes_the_probing_factor_and_order(engine):
     import bots
 
     game = pyspiel.load_game("pig")
-    bot = bots.make_bot("star2(max_depth=2,probing_factor=3,probing=sequential)", game, 0)
+    spec = "star2(max_depth=2,probing_factor=3,probing=sequential)"
+    bot = bots.make_bot(spec, game, 0, engine=engine)
+    assert bot.searcher.engine == engine
     assert (bot.searcher.probing_factor, bot.searcher.probing) == (3, "sequential")
-    default = bots.make_bot("star2(max_depth=2)", game, 0)
+    default = bots.make_bot("star2(max_depth=2)", game, 0, engine=engine)
     assert (default.searcher.probing_factor, default.searcher.probing) == (1, "cyclic")
     with pytest.raises(ValueError, match="accepted: cyclic, sequential"):
         bots.make_bot("star2(probing=round_robin)", game, 0)
