@@ -18,7 +18,7 @@ import pyspiel
 
 from bots import native_engine
 from bots.keys import history_key
-from bots.mcms import MCMS_STAT_KEYS, MCMSSearcher
+from bots.mcms import MCMS_STAT_KEYS, MCMSSearcher, canonical_text
 from bots.search import STAT_KEYS, LeafValueOutOfBounds, Searcher, SearchTimeout
 
 ENGINES = ("auto", "native", "python")
@@ -92,7 +92,11 @@ class NativeSearcher:
         self.seed = seed
         self.deadline: float | None = None
         cpp_game = is_cpp_game(game)
-        if reference._state_key is not history_key:
+        positions = not cpp_game and hasattr(game.new_initial_state(), "search_position")
+        if positions:
+            # The Python engine keys a custom Python game by its immutable position.
+            key_kind = "callback"
+        elif reference._state_key is not history_key:
             key_kind = "scheme"
         elif cpp_game:
             key_kind = "digest"
@@ -114,6 +118,9 @@ class NativeSearcher:
             "static_ordering": reference.static_ordering,
             "key_kind": key_kind,
         }
+        if positions:
+            options["key_text"] = _position_key_text
+            options["sampling_text"] = _position_sampling_text
         if reference.probcut is not None:
             settings = reference.probcut
             options["probcut_reduction"] = settings.reduction
@@ -185,6 +192,17 @@ class NativeSearcher:
         if status == "timeout":
             raise SearchTimeout()
         return float(value), action
+
+
+def _position_key_text(state: Any) -> str:
+    """Equal for two states of a custom Python game exactly when their positions are:
+    a position is a tuple of values, and of shared objects compared by identity."""
+    return repr(state.search_position())
+
+
+def _position_sampling_text(state: Any) -> str:
+    """MCMS's seed text for a custom Python game's state, as bots/mcms.py makes it."""
+    return canonical_text(state.search_position())
 
 
 def make_searcher(

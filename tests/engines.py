@@ -43,19 +43,6 @@ ENGINES = [
 ]
 
 
-# A known disagreement (reported; see tests/test_native_engine.py). Tests that compare
-# the engines' counters on such a game mark the native case xfail(strict=True) with it,
-# so that the fix shows up as an unexpected pass.
-POSITION_KEYED_BUG = (
-    "native engine bug: on a Python game whose states offer search_position() (dice, "
-    "chance_tic_tac_toe, the random-tree game's fast path) the Python engine keys its "
-    "table by the position itself (bots.keys.position_key: transpositions across paths, "
-    "children looked up, leaves cached) while the native engine keys it by "
-    "python_state_key (history, player, str): values and moves agree, but with a table "
-    "tt_hits and the node counts differ"
-)
-
-
 def position_keyed(game: Any) -> bool:
     """Whether the Python engine keys ``game``'s table by search_position() positions."""
     return not is_cpp_game(game) and hasattr(game.new_initial_state(), "search_position")

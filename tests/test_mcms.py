@@ -48,7 +48,14 @@ def _key(game_name: str, node: Any) -> Any:
     if game_name.startswith("einstein"):
         return einstein_key(node)
     if game_name.startswith("dice"):
-        return node  # custom games search immutable positions, their own key
+        # Custom games seed with their immutable position (rebuilt from a C++ twin's state).
+        if hasattr(node, "search_position"):
+            return node.search_position()
+        if isinstance(node, tuple):
+            return node
+        from games.dice import DicePosition
+
+        return DicePosition.from_state(node)
     return history_digest(node.history())  # 2048, yacht: history digests
 
 

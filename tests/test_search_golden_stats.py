@@ -19,9 +19,7 @@ import pathlib
 import sys
 from typing import Any
 
-import pyspiel
 import pytest
-from engines import POSITION_KEYED_BUG, position_keyed
 
 import bots
 import games  # noqa: F401  (registers dice)
@@ -83,11 +81,9 @@ GOLDEN = json.loads(GOLDEN_PATH.read_text()) if GOLDEN_PATH.exists() else {}
 
 @pytest.mark.parametrize("game_string,spec,depth,index", all_cases())
 def test_search_matches_golden(
-    game_string: str, spec: str, depth: int, index: int, engine: str, request
+    game_string: str, spec: str, depth: int, index: int, engine: str
 ) -> None:
     """Both engines reproduce the file to the node."""
-    if engine == "native" and position_keyed(pyspiel.load_game(game_string)):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=POSITION_KEYED_BUG))
     expected = GOLDEN[case_id(game_string, spec, index)]
     got = deepen(game_string, spec, depth, index, engine)
     for (value, action), (want_value, want_action) in zip(

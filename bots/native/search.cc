@@ -6,6 +6,8 @@
 #include <cmath>
 #include <ctime>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "bots/native/mcms_draws.h"
@@ -99,6 +101,7 @@ Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions o
   use_digest_ = digest_keys && (table_ != nullptr || options_.samples > 0);
   lookup_children_ = !digest_keys;
   cache_leaves_ = table_ != nullptr && lookup_children_;
+  undo_ = options_.use_undo && UndoWorks();
   history_order_.assign(game_->NumPlayers(),
                         std::vector<std::int64_t>(game_->NumDistinctActions(), 0));
   ResetStats();
@@ -115,9 +118,111 @@ void Searcher::ResetStats() {
 // ------------------------------------------------------------------ helpers
 
 Searcher::Node Searcher::Child(const Node& node, open_spiel::Action action) const {
-  Node child{node.state->Child(action), 0};
+  Node child;
+  child.owned = node.state->Child(action);
+  child.state = child.owned.get();
   if (use_digest_) child.digest = ExtendDigest(node.digest, action);
   return child;
+}
+
+template <class SearchFn>
+double Searcher::SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search) {
+  open_spiel::State* state = node.state;
+  // A game's first move is always cloned (backgammon cannot undo its opening roll).
+  if (!undo_ || state->FullHistory().empty()) {
+    const Node child = Child(node, action);
+    return search(child);
+  }
+  const open_spiel::Player mover = state->CurrentPlayer();
+  state->ApplyAction(action);
+  Node view;
+  view.state = state;
+  if (use_digest_) view.digest = ExtendDigest(node.digest, action);
+  const double value = search(view);
+  state->UndoAction(mover, action);
+  return value;
+}
+
+// Whether ApplyAction followed by UndoAction restores this game's states, along
+// one line of play: cloning a state costs more than a node's other work in
+// backgammon and einstein (their histories are copied), so these games are
+// searched in place.
+bool Searcher::UndoWorks() const {
+  // Games whose undo was checked by hand over whole games. Not backgammon and
+  // einstein: after some undos their later moves differ from a clone's
+  // (OpenSpiel 2.0.2), and the check below only plays the first moves.
+  static const char* const kUndoGames[] = {"maedn", "dice", "chance_tic_tac_toe",
+                                           "ballard_tree"};
+  bool listed = false;
+  for (const char* name : kUndoGames) listed = listed || game_name_ == name;
+  if (!listed) return false;
+  static std::mutex mutex;
+  static std::map<std::string, bool> known;  // by game string: checked once per process
+  const std::string game_string = game_->ToString();
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = known.find(game_string);
+    if (it != known.end()) return it->second;
+  }
+  const bool works = CheckUndo();
+  std::lock_guard<std::mutex> lock(mutex);
+  known[game_string] = works;
+  return works;
+}
+
+bool Searcher::CheckUndo() const {
+  // Two plies of every few moves along a line of play, each compared with a clone:
+  // after ApplyAction the state must equal Child(), after UndoAction the state before.
+  auto same = [](const open_spiel::State& a, const open_spiel::State& b) {
+    if (a.ToString() != b.ToString() || a.History() != b.History() ||
+        a.CurrentPlayer() != b.CurrentPlayer() || a.IsTerminal() != b.IsTerminal()) {
+      return false;
+    }
+    if (a.IsTerminal()) return a.Returns() == b.Returns();
+    return a.IsChanceNode() ? a.ChanceOutcomes() == b.ChanceOutcomes()
+                            : a.LegalActions() == b.LegalActions();
+  };
+  auto moves = [](const open_spiel::State& state) {
+    std::vector<open_spiel::Action> actions;
+    if (state.IsChanceNode()) {
+      for (const auto& [action, prob] : state.ChanceOutcomes()) actions.push_back(action);
+    } else {
+      actions = state.LegalActions();
+    }
+    if (actions.size() > 6) actions.resize(6);
+    return actions;
+  };
+  try {
+    std::unique_ptr<open_spiel::State> state = game_->NewInitialState();
+    for (int step = 0; step < 60 && !state->IsTerminal(); ++step) {
+      const std::vector<open_spiel::Action> actions = moves(*state);
+      if (!state->FullHistory().empty()) {  // the first move is never undone (SearchAfter)
+        for (open_spiel::Action a : actions) {
+          std::unique_ptr<open_spiel::State> before = state->Clone();
+          std::unique_ptr<open_spiel::State> child = state->Child(a);
+          const open_spiel::Player mover = state->CurrentPlayer();
+          state->ApplyAction(a);
+          if (!same(*state, *child)) return false;
+          if (!state->IsTerminal()) {
+            const open_spiel::Player next = state->CurrentPlayer();
+            for (open_spiel::Action b : moves(*state)) {
+              std::unique_ptr<open_spiel::State> grandchild = child->Child(b);
+              state->ApplyAction(b);
+              if (!same(*state, *grandchild)) return false;
+              state->UndoAction(next, b);
+              if (!same(*state, *child)) return false;
+            }
+          }
+          state->UndoAction(mover, a);
+          if (!same(*state, *before)) return false;
+        }
+      }
+      state->ApplyAction(actions[(step * 7) % actions.size()]);
+    }
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
 }
 
 Key Searcher::NodeKey(const Node& node) const {
@@ -127,6 +232,8 @@ Key Searcher::NodeKey(const Node& node) const {
     case KeyKind::kScheme:
       return use_fields_key_ ? scheme_->fields_key(*node.state)
                              : TextKey(scheme_->text(*node.state));
+    case KeyKind::kCallback:
+      return TextKey(options_.key_text(*node.state));
     case KeyKind::kPythonState: {
       std::string text;
       for (open_spiel::Action a : node.state->History()) text += std::to_string(a) + ',';
@@ -203,9 +310,10 @@ std::vector<open_spiel::Action> Searcher::StaticallyOrdered(
     const Node& node, int player, std::vector<open_spiel::Action> actions) {
   std::vector<double> values(actions.size());
   for (std::size_t i = 0; i < actions.size(); ++i) {
-    Node child = Child(node, actions[i]);
-    const int kind = child.state->CurrentPlayer();
-    values[i] = kind < 0 && kind != kChance ? TerminalValue(child) : Leaf(child);
+    values[i] = SearchAfter(node, actions[i], [this](const Node& child) {
+      const int kind = child.state->CurrentPlayer();
+      return kind < 0 && kind != kChance ? TerminalValue(child) : Leaf(child);
+    });
   }
   std::vector<std::size_t> index(actions.size());
   for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
@@ -231,7 +339,9 @@ void Searcher::RewardMove(int player, std::int64_t action, int depth) {
 RootResult Searcher::Search(const open_spiel::State& state, int depth,
                             const std::vector<std::int64_t>& root_order, RootResult* partial) {
   if (depth < 0) throw std::invalid_argument("depth must be >= 0, got " + std::to_string(depth));
-  Node node{state.Clone(), 0};
+  Node node;
+  node.owned = state.Clone();
+  node.state = node.owned.get();
   if (use_digest_) node.digest = HistoryDigest(state.History());
   const int player = node.state->CurrentPlayer();
   if (depth == 0 || player < 0) {
@@ -267,7 +377,9 @@ RootResult Searcher::Root(const Node& node, int player, int depth,
   result.value = maximize ? -kInf : kInf;
   double alpha = -kInf, beta = kInf;
   for (open_spiel::Action action : actions) {
-    const double value = SearchNode(Child(node, action), depth - 1, alpha, beta);
+    const double value = SearchAfter(node, action, [&](const Node& child) {
+      return SearchNode(child, depth - 1, alpha, beta);
+    });
     if (maximize ? value > result.value : value < result.value) {
       result.value = value;
       result.action = action;
@@ -358,7 +470,9 @@ double Searcher::Decision(const Node& node, int player, int depth, double alpha,
         value = ReuseProbe(*probed, node, action, child_depth, alpha, beta);
         --reusable;
       } else {
-        value = SearchNode(Child(node, action), child_depth, alpha, beta);
+        value = SearchAfter(node, action, [&](const Node& child) {
+          return SearchNode(child, child_depth, alpha, beta);
+        });
       }
       if (value > best) {
         best = value;
@@ -378,7 +492,9 @@ double Searcher::Decision(const Node& node, int player, int depth, double alpha,
         value = ReuseProbe(*probed, node, action, child_depth, alpha, beta);
         --reusable;
       } else {
-        value = SearchNode(Child(node, action), child_depth, alpha, beta);
+        value = SearchAfter(node, action, [&](const Node& child) {
+          return SearchNode(child, child_depth, alpha, beta);
+        });
       }
       if (value < best) {
         best = value;
@@ -404,7 +520,8 @@ double Searcher::ReuseProbe(ProbedChild& probed, const Node& node, open_spiel::A
     ++stats_.probe_reuses;
     return move.value;
   }
-  return SearchNode(Child(node, action), depth, alpha, beta);
+  return SearchAfter(node, action,
+                     [&](const Node& child) { return SearchNode(child, depth, alpha, beta); });
 }
 
 bool Searcher::EntryDecides(int entry_depth, int depth) const {
@@ -461,7 +578,9 @@ double Searcher::Chance(const Node& node, int depth, double alpha, double beta) 
   if (!chance_pruning_) {
     double total = 0.0;
     for (const auto& [action, prob] : outcomes) {
-      total += prob * SearchNode(Child(node, action), depth, -kInf, kInf);
+      total += prob * SearchAfter(node, action, [&](const Node& child) {
+        return SearchNode(child, depth, -kInf, kInf);
+      });
     }
     return total;
   }
@@ -558,7 +677,9 @@ double Searcher::Star(const Node& node, const Outcomes& outcomes, int depth, dou
     const double window_high = upper_cut < hi_i ? upper_cut : hi_i;
     double value;
     if (!expanded) {
-      value = SearchNode(Child(node, outcomes[i].first), depth, window_low, window_high);
+      value = SearchAfter(node, outcomes[i].first, [&](const Node& child) {
+        return SearchNode(child, depth, window_low, window_high);
+      });
     } else {
       value = SearchChild(children[i], players[i], keys.empty() ? nullptr : &keys[i],
                           keep_probes ? probes[i].get() : nullptr, depth, window_low,
@@ -723,7 +844,9 @@ std::optional<double> Searcher::Probe(std::vector<Node>& children,
       const double lower_cut = (alpha - (sum_hi - prob * hi_i) + 0.5 * tol_low) / prob;
       const double window_low = lower_cut > lo[i] ? lower_cut : lo[i];
       if (window_low >= hi_i) continue;
-      const double value = SearchNode(Child(child, action), child_depth, window_low, hi_i);
+      const double value = SearchAfter(child, action, [&](const Node& grandchild) {
+        return SearchNode(grandchild, child_depth, window_low, hi_i);
+      });
       record->moves.push_back(ProbedMove{action, value, window_low, hi_i});
       if (value < hi_i) {
         sum_hi -= prob * (hi_i - value);
@@ -738,7 +861,9 @@ std::optional<double> Searcher::Probe(std::vector<Node>& children,
       const double upper_cut = (beta - (sum_lo - prob * lo_i) - 0.5 * tol_high) / prob;
       const double window_high = upper_cut < hi[i] ? upper_cut : hi[i];
       if (window_high <= lo_i) continue;
-      const double value = SearchNode(Child(child, action), child_depth, lo_i, window_high);
+      const double value = SearchAfter(child, action, [&](const Node& grandchild) {
+        return SearchNode(grandchild, child_depth, lo_i, window_high);
+      });
       record->moves.push_back(ProbedMove{action, value, lo_i, window_high});
       if (value > lo_i) {
         sum_lo += prob * (value - lo_i);
@@ -846,6 +971,9 @@ const Searcher::Outcomes* Searcher::SampledOutcomes(const Node& node) {
   } else if (options_.key_kind == KeyKind::kScheme) {
     text = scheme_->sampling_text(*node.state);
     key = TextKey(text);
+  } else if (options_.key_kind == KeyKind::kCallback) {
+    text = options_.sampling_text(*node.state);
+    key = TextKey(options_.key_text(*node.state));
   } else {
     const std::vector<open_spiel::Action> history = node.state->History();
     text = "(";

@@ -36,6 +36,7 @@ enum class KeyKind {
   kDigest,       // history digests (bots/keys.py digest_key): no child lookups, no leaf store
   kScheme,       // the game's registered text key (pig, backgammon, ...)
   kPythonState,  // python_state_key: (history, player, str) of a Python-registered game
+  kCallback,     // a Python game's position: SearchOptions::key_text, called back
 };
 
 struct SearchOptions {
@@ -53,6 +54,13 @@ struct SearchOptions {
   int history_min_depth = 2;
   bool static_ordering = false;
   KeyKind key_kind = KeyKind::kDigest;
+  // kCallback: text equal for two states exactly when their positions are (the
+  // table key), and canonical_text of the position (MCMS's sampling seed).
+  std::function<std::string(const open_spiel::State&)> key_text;
+  std::function<std::string(const open_spiel::State&)> sampling_text;
+  // Search in place with ApplyAction/UndoAction where the game supports it
+  // (false: clone every child, as OpenSpiel's own searches do).
+  bool use_undo = true;
   // ChanceProbCut.
   int probcut_reduction = 0;  // 0: none
   double probcut_t = 0.0;
@@ -109,13 +117,17 @@ class Searcher {
   void set_deadline(double deadline) { deadline_ = deadline; }
   void set_interrupt_check(InterruptCheck check) { interrupt_check_ = std::move(check); }
   const SearchOptions& options() const { return options_; }
+  bool searches_in_place() const { return undo_; }
   std::int64_t table_size() const { return table_ ? table_->size() : 0; }
   std::int64_t leaf_store_size() const { return table_ ? table_->leaf_size() : 0; }
 
  private:
+  // A node: a state the searcher owns (a clone), or a view of a state that an
+  // action was applied to in place and will be undone (games with undo).
   struct Node {
-    std::unique_ptr<open_spiel::State> state;
+    open_spiel::State* state = nullptr;
     Key digest = 0;
+    std::unique_ptr<open_spiel::State> owned;
   };
   struct ProbedMove {
     std::int64_t action;
@@ -133,6 +145,12 @@ class Searcher {
   using Outcomes = std::vector<std::pair<open_spiel::Action, double>>;
 
   Node Child(const Node& node, open_spiel::Action action) const;
+  // search(child) for the child after `action`: on the node's own state, the
+  // action applied and then undone, where the game undoes moves; else on a clone.
+  template <class SearchFn>
+  double SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search);
+  bool UndoWorks() const;
+  bool CheckUndo() const;
   Key NodeKey(const Node& node) const;
   void Tick();
   void CheckClock();
@@ -190,6 +208,7 @@ class Searcher {
   const KeyScheme* scheme_ = nullptr;
   std::unique_ptr<TranspositionTable> table_;
   bool chance_pruning_;
+  bool undo_ = false;  // children by ApplyAction/UndoAction instead of Child()
   bool use_fields_key_ = false;  // the scheme's key from the state's fields, not its text
   bool use_digest_ = false;     // nodes carry history digests
   bool lookup_children_ = false;

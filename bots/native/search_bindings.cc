@@ -58,9 +58,22 @@ class PySearcher {
     o.history_min_depth = options["history_min_depth"].cast<int>();
     o.static_ordering = options["static_ordering"].cast<bool>();
     const std::string key_kind = options["key_kind"].cast<std::string>();
-    o.key_kind = key_kind == "scheme"        ? KeyKind::kScheme
+    o.key_kind = key_kind == "scheme"         ? KeyKind::kScheme
                  : key_kind == "python_state" ? KeyKind::kPythonState
+                 : key_kind == "callback"     ? KeyKind::kCallback
                                               : KeyKind::kDigest;
+    if (o.key_kind == KeyKind::kCallback) {
+      // A Python game's state is a Python object: the cast finds it, no copy.
+      auto text_of = [](py::object function) {
+        return [function](const open_spiel::State& state) {
+          return function(py::cast(&state, py::return_value_policy::reference))
+              .cast<std::string>();
+        };
+      };
+      o.key_text = text_of(options["key_text"]);
+      o.sampling_text = text_of(options["sampling_text"]);
+    }
+    if (options.contains("use_undo")) o.use_undo = options["use_undo"].cast<bool>();
     if (options.contains("probcut_reduction")) {
       o.probcut_reduction = options["probcut_reduction"].cast<int>();
       o.probcut_t = options["probcut_t"].cast<double>();
@@ -151,6 +164,7 @@ class PySearcher {
   std::int64_t table_size() const { return searcher_->table_size(); }
   std::int64_t leaf_store_size() const { return searcher_->leaf_store_size(); }
   bool releases_gil() const { return release_gil_; }
+  bool searches_in_place() const { return searcher_->searches_in_place(); }
 
  private:
   // Ctrl-C: Python's signal handlers run here, and their exception ends the search.
@@ -186,7 +200,8 @@ void BindSearch(py::module_& m) {
       .def_property_readonly("tt_hits", &PySearcher::tt_hits)
       .def_property_readonly("table_size", &PySearcher::table_size)
       .def_property_readonly("leaf_store_size", &PySearcher::leaf_store_size)
-      .def_property_readonly("releases_gil", &PySearcher::releases_gil);
+      .def_property_readonly("releases_gil", &PySearcher::releases_gil)
+      .def_property_readonly("searches_in_place", &PySearcher::searches_in_place);
   m.def(
       "state_key",
       [](py::handle state, bool from_fields) {
