@@ -21,7 +21,7 @@ from open_spiel.python import games as openspiel_python_games  # noqa: F401 - py
 from open_spiel.python.algorithms import mcts as os_mcts
 
 import bots
-import games  # noqa: F401 - registers the custom games
+import games  # registers the custom games
 from bots import mcts
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -34,8 +34,14 @@ PYTHON_GAMES = [
 CUSTOM_GAMES = PYTHON_GAMES[:3]
 
 
-def _run(args: list[str], timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def _run(
+    args: list[str], timeout: float = 300, python_games: bool = False
+) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
+    if python_games:
+        # Without the native engine the custom games register as Python games, not as
+        # their C++ twins.
+        env["STARSPIEL_ENGINE"] = "python"
     return subprocess.run(
         [sys.executable, *args],
         cwd=ROOT,
@@ -73,7 +79,7 @@ _PLAY = textwrap.dedent(
 
 @pytest.mark.parametrize("game_string", PYTHON_GAMES)
 def test_mcts_plays_python_games_through_both_evaluate_bots(game_string):
-    done = _run(["-c", _PLAY, game_string])
+    done = _run(["-c", _PLAY, game_string], python_games=True)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["implementation"] == [mcts.PYTHON, mcts.PYTHON]
@@ -108,7 +114,7 @@ def test_mcts_plays_custom_games_in_the_tournament(game_string, tmp_path):
 
 
 def test_python_games_get_the_python_mcts_and_cpp_games_the_cpp_one():
-    dice = pyspiel.load_game("dice(n=4,k=3)")
+    dice = games.python_game("dice(n=4,k=3)")  # the Python twin, whatever is registered
     pig = pyspiel.load_game("pig(winscore=10)")
     assert mcts.is_python_game(dice) and not mcts.is_python_game(pig)
     python_bot = bots.make_bot("mcts(max_simulations=5)", dice, 0)
@@ -121,7 +127,7 @@ def test_python_games_get_the_python_mcts_and_cpp_games_the_cpp_one():
 
 
 def test_python_mcts_gets_the_specs_parameters():
-    game = pyspiel.load_game("chance_tic_tac_toe")
+    game = games.python_game("chance_tic_tac_toe")
     bot = bots.make_bot("mcts(uct_c=1.5,max_simulations=7,rollouts=3,solve=false)", game, 1)
     assert (bot.uct_c, bot.max_simulations, bot.solve) == (1.5, 7, False)
     assert bot.evaluator.n_rollouts == 3 and bot.time_limit is None
@@ -141,7 +147,7 @@ class _Clock:
 
 
 def test_time_limit_stops_between_simulations_and_keeps_openspiels_search(monkeypatch):
-    game = pyspiel.load_game("dice(n=4,k=3)")
+    game = games.python_game("dice(n=4,k=3)")
     state = game.new_initial_state()
     state.apply_action(0)
     monkeypatch.setattr(mcts.time, "perf_counter", _Clock())

@@ -94,7 +94,9 @@ def ordering_bound(
     """The bot's own deepening to ``depth``, then ``rounds`` deepenings whose iteration
     ``depth`` is ordered by the moves of the search before; CPU, nodes, root values."""
     player = state.current_player()
-    params = {**params, "tt_size": capacity}
+    # The known moves are imposed on the Python engine's table: this section reads and
+    # writes table entries, which the native engine keeps in C++.
+    params = {**params, "tt_size": capacity, "engine": "python"}
 
     def fresh() -> Any:
         searcher = bots.make_bot(name, game, player, **params).searcher
