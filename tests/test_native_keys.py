@@ -13,6 +13,7 @@ import random
 import pyspiel
 import pytest
 
+import games  # noqa: F401  (registers the custom games)
 from bots import native_engine
 from bots.keys import default_key_function
 
@@ -21,6 +22,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 GAMES = [
+    "dice",
+    "dice(n=4,k=3)",
+    "ballard_tree(n=4,plies=3,order=random,seed=3)",
     "pig",
     "pig(winscore=20,diceoutcomes=3)",
     "pig(players=3,winscore=15)",
@@ -70,7 +74,9 @@ def test_native_keys_partition_states_as_the_python_keys_do(spec):
     assert len(to_native) < merged, "no transposition was sampled: the test proves nothing"
 
 
-@pytest.mark.parametrize("spec", ["pig", "einstein_wurfelt_nicht", "backgammon"])
+@pytest.mark.parametrize(
+    "spec", ["pig", "einstein_wurfelt_nicht", "backgammon", "dice", "ballard_tree(n=3,plies=3)"]
+)
 def test_field_keys_equal_text_keys_partition(spec):
     module = native_engine.require()
     game = pyspiel.load_game(spec)

@@ -273,7 +273,17 @@ const bool kKeysRegistered = RegisterKeyScheme(
         [](const open_spiel::State& state) { return state.ToString(); },
         [](const open_spiel::State& state) {
           return static_cast<const BallardState&>(state).SamplingText();
-        }});
+        },
+        // The same partition from the path alone (the value and the node kind follow
+        // from it), without building the string.
+        [](const open_spiel::State& state) {
+          Key key = 0xBA11;
+          for (int arc : static_cast<const BallardState&>(state).path()) {
+            key = ExtendDigest(key, static_cast<std::uint64_t>(arc));
+          }
+          return key;
+        },
+        [](const open_spiel::State& state) { return typeid(state) == typeid(BallardState); }});
 
 }  // namespace
 }  // namespace starspiel::ballard_tree

@@ -103,6 +103,8 @@ class BallardState : public open_spiel::State {
 
   // The arc sum so far (the leaf value at a terminal).
   std::int64_t value() const { return value_; }
+  // The actions from the root: the position (its value and node kind follow).
+  const std::vector<int>& path() const { return path_; }
   // canonical_text of the Python position (MCMS seeds its draws with it).
   std::string SamplingText() const;
 
