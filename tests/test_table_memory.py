@@ -72,3 +72,31 @@ def test_table_holds_at_most_its_capacity():
     assert len(table) == 100 and len(table._shallow_order) + len(table._deep_order) == 100
     assert table.get(999) is not None and table.get(0) is None
     assert table.evictions == 900
+
+
+def _native_table(game: pyspiel.Game, state: pyspiel.State, capacity: int):
+    from bots.native_search import NativeSearcher
+
+    searcher = NativeSearcher(game, state.current_player(), "star2", tt_size=capacity)
+    searcher.search(state, 4)
+    return searcher._native
+
+
+def test_native_table_holds_at_most_its_capacity_in_bounded_bytes_per_entry():
+    from bots import native_engine
+
+    if native_engine.problem() is not None:
+        import pytest
+
+        pytest.skip(native_engine.problem())
+    game = pyspiel.load_game("2048")
+    states = _decision_states_along_a_game(game, seed=3)
+    per_entry = []
+    for state in (states[5], states[-3]):  # early, and after 150+ actions
+        table = _native_table(game, state, capacity=500)
+        entries = table.table_size
+        assert entries == 500 and table.leaf_store_size <= 500
+        per_entry.append(table.table_bytes / (entries + table.leaf_store_size))
+    # Open addressing at most half full: at most 4 slots of 64 bytes and a 16-byte queued
+    # key per entry, well under the Python table's 210-540 bytes; never the history.
+    assert max(per_entry) <= 280 and per_entry[1] <= 1.25 * per_entry[0] + 16, per_entry

@@ -13,6 +13,7 @@ import numpy as np
 import pyspiel
 import pytest
 
+from bots import native_engine
 from experiments import tournament
 from experiments.common import results, runner
 from experiments.common.runner import RunnerOptions, ray_available
@@ -158,6 +159,9 @@ def test_local_pool_and_ray_give_identical_results(tmp_path):
     assert serial.result_lines() == pool.result_lines()
     searched = [mv for r in expected.values() for mv in r["search"]]
     assert searched and {"player", "action", "nodes", "depth", "value"} <= set(searched[0])
+    # Every searched move says which engine ran it: native wherever it is built.
+    expected_engine = "python" if native_engine.problem() else "native"
+    assert {mv["engine"] for mv in searched} == {expected_engine}
     if not ray_available():
         pytest.skip("ray is not installed (pip install 'starspiel[ray]'): only local compared")
     run(cfg, tmp_path / "ray", workers=2, executor="ray")

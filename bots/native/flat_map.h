@@ -78,6 +78,9 @@ class FlatMap {
     --size_;
   }
 
+  // Bytes held by the slots (the map's whole memory but the object itself).
+  std::size_t SlotBytes() const { return slots_.capacity() * sizeof(Slot); }
+
   void Clear() {
     slots_.clear();
     mask_ = 0;

@@ -120,6 +120,7 @@ class Searcher {
   bool searches_in_place() const { return undo_; }
   std::int64_t table_size() const { return table_ ? table_->size() : 0; }
   std::int64_t leaf_store_size() const { return table_ ? table_->leaf_size() : 0; }
+  std::int64_t table_bytes() const { return table_ ? table_->MemoryBytes() : 0; }
 
  private:
   // A node: a state the searcher owns (a clone), or a view of a state that an

@@ -163,6 +163,7 @@ class PySearcher {
   std::int64_t tt_hits() const { return searcher_->stats().tt_hits; }
   std::int64_t table_size() const { return searcher_->table_size(); }
   std::int64_t leaf_store_size() const { return searcher_->leaf_store_size(); }
+  std::int64_t table_bytes() const { return searcher_->table_bytes(); }
   bool releases_gil() const { return release_gil_; }
   bool searches_in_place() const { return searcher_->searches_in_place(); }
 
@@ -200,6 +201,7 @@ void BindSearch(py::module_& m) {
       .def_property_readonly("tt_hits", &PySearcher::tt_hits)
       .def_property_readonly("table_size", &PySearcher::table_size)
       .def_property_readonly("leaf_store_size", &PySearcher::leaf_store_size)
+      .def_property_readonly("table_bytes", &PySearcher::table_bytes)
       .def_property_readonly("releases_gil", &PySearcher::releases_gil)
       .def_property_readonly("searches_in_place", &PySearcher::searches_in_place);
   m.def(

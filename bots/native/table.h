@@ -80,6 +80,13 @@ class TranspositionTable {
   std::int64_t size() const { return static_cast<std::int64_t>(entries_.size()); }
   std::int64_t leaf_size() const { return static_cast<std::int64_t>(leaf_values_.size()); }
   std::int64_t evictions() const { return evictions_; }
+  // Bytes held: both maps' slots and the replacement queues' keys (what grows with
+  // the entries; a key is 16 bytes whatever the game's length).
+  std::int64_t MemoryBytes() const {
+    const std::size_t queued = shallow_order_.size() + deep_order_.size() + leaf_order_.size();
+    return static_cast<std::int64_t>(entries_.SlotBytes() + leaf_values_.SlotBytes() +
+                                     queued * sizeof(Key));
+  }
 
   void Clear() {
     entries_.Clear();

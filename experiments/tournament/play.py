@@ -23,7 +23,7 @@ from experiments.common.games import load_game
 from experiments.common.runner import TaskTimeout
 
 # Keys copied from a search bot's last_search into the per-move record.
-SEARCH_KEYS = ("nodes", "depth", "partial_depth", "value")
+SEARCH_KEYS = ("nodes", "depth", "partial_depth", "value", "engine")
 
 
 @dataclasses.dataclass(frozen=True)
