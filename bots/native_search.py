@@ -132,7 +132,8 @@ class NativeSearcher:
         if samples is not None:
             options["samples"] = samples
             options["sampling_seed"] = seed
-        native_name = native_evaluator_name(reference.evaluator) or ""
+        # A native evaluator reads C++ states: a Python game's evaluator is called back.
+        native_name = (native_evaluator_name(reference.evaluator) if cpp_game else None) or ""
         self.native_evaluator = native_name or None
         self._native = module.Searcher(
             game,
