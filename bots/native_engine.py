@@ -20,6 +20,7 @@ import ctypes
 import hashlib
 import importlib
 import os
+import warnings
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
@@ -83,6 +84,9 @@ def native() -> ModuleType | None:
     if not _loaded:
         _module, _problem = _load()
         _loaded = True
+        if _problem is not None and os.environ.get("STARSPIEL_ENGINE") != "python":
+            # pip hides a build's output: say it once where it matters, at first use.
+            warnings.warn(f"starspiel: {_problem}; the Python engine runs", stacklevel=2)
     return _module
 
 
