@@ -117,6 +117,8 @@ class NativeSearcher:
             "history_min_depth": reference.history_min_depth,
             "static_ordering": reference.static_ordering,
             "key_kind": key_kind,
+            # In place (ApplyAction/UndoAction) only on C++ states: a Python game undoes nothing.
+            "use_undo": cpp_game,
         }
         if positions:
             options["key_text"] = _position_key_text

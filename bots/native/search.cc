@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <typeinfo>
 #include <sstream>
 
 #include "bots/native/mcms_draws.h"
@@ -157,8 +158,11 @@ bool Searcher::UndoWorks() const {
   for (const char* name : kUndoGames) listed = listed || game_name_ == name;
   if (!listed) return false;
   static std::mutex mutex;
-  static std::map<std::string, bool> known;  // by game string: checked once per process
-  const std::string game_string = game_->ToString();
+  // By game string and state class (a C++ game and its Python twin print alike): checked
+  // once per process.
+  static std::map<std::string, bool> known;
+  const std::string game_string =
+      game_->ToString() + '|' + typeid(*game_->NewInitialState()).name();
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = known.find(game_string);
