@@ -203,7 +203,8 @@ def ours_timed(
         repeats,
         clock,
     )
-    record = {"value": float(result.value), "action": result.action, **times}
+    record = {"value": float(result.value), "action": result.action, "engine": result.engine}
+    record.update(times)
     record.update(result.stats)
     return record
 
