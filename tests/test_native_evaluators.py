@@ -14,6 +14,7 @@ import random
 
 import pyspiel
 import pytest
+from test_evaluator_values import _states as golden_states
 
 import games  # noqa: F401 - registers the custom games of the golden file
 from bots import native_engine
@@ -58,26 +59,6 @@ CASES = [
     ("banqi(max_no_progress=10)", BanqiEvaluator),
 ]
 MIDPOINT_SPECS = ["pig", "2048", "backgammon", "tic_tac_toe", "chance_tic_tac_toe"]
-
-
-def _golden_states(game: pyspiel.Game, n: int, seed: int) -> list[pyspiel.State]:
-    """tests/test_evaluator_values.py's sampler: the states of the golden values."""
-    rng = random.Random(seed)
-    out: list[pyspiel.State] = []
-    while len(out) < n:
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                actions, probs = zip(*s.chance_outcomes())
-                s.apply_action(rng.choices(actions, probs)[0])
-            else:
-                s.apply_action(rng.choice(s.legal_actions()))
-            if rng.random() < 0.15:
-                out.append(s.clone())
-            if len(out) >= n:
-                break
-        out.append(s.clone())
-    return out[:n]
 
 
 def _playout_states(game: pyspiel.Game, n: int, seed: int, keep: float) -> list[pyspiel.State]:
@@ -142,7 +123,7 @@ def _golden_cases():
 @pytest.mark.parametrize("spec,golden_name,native_name", list(_golden_cases()))
 def test_native_reproduces_golden_values(spec, golden_name, native_name):
     game = pyspiel.load_game(spec)
-    states = _golden_states(game, 12, 2024)
+    states = golden_states(game, 12, 2024)
     want = dict(GOLDEN[spec])[golden_name]
     got = [
         [native.evaluator_value(native_name, game, s, p) for p in range(game.num_players())]

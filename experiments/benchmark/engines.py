@@ -94,14 +94,24 @@ def measure_engines(game_string: str, depth: int, index: int, seed: int) -> dict
     }
 
 
-def measure_floor(game_string: str, depth: int, index: int, seed: int) -> dict[str, Any]:
+def _against_baseline(
+    game_string: str, depth: int, index: int, seed: int, baseline: str
+) -> tuple[dict[str, Any], float, tuple, float]:
+    """Native star2 and a C++ baseline of the extension on one position: (star2's record,
+    its CPU s, the baseline's result, its CPU s)."""
     module = native_engine.require()
     game, state = _position({"game": game_string, "seed": seed, "index": index})
     native, native_cpu = star2_search(game, state, depth, "native")
     evaluator = bots.make_bot("star2", game, 0, engine="native").searcher.native_evaluator
     player = state.current_player()
-    (value, nodes, _, _), floor_cpu = _cpu(
-        lambda: module.plain_expectimax(game, state, depth, evaluator, player)
+    run = getattr(module, baseline)
+    result, cpu = _cpu(lambda: run(game, state, depth, evaluator, player))
+    return native, native_cpu, result, cpu
+
+
+def measure_floor(game_string: str, depth: int, index: int, seed: int) -> dict[str, Any]:
+    native, native_cpu, (value, nodes, _, _), floor_cpu = _against_baseline(
+        game_string, depth, index, seed, "plain_expectimax"
     )
     return {
         "star2_nodes": native["nodes"],
@@ -113,13 +123,8 @@ def measure_floor(game_string: str, depth: int, index: int, seed: int) -> dict[s
 
 
 def measure_openspiel(game_string: str, depth: int, index: int, seed: int) -> dict[str, Any]:
-    module = native_engine.require()
-    game, state = _position({"game": game_string, "seed": seed, "index": index})
-    native, native_cpu = star2_search(game, state, depth, "native")
-    evaluator = bots.make_bot("star2", game, 0, engine="native").searcher.native_evaluator
-    player = state.current_player()
-    (value, _, calls, _), openspiel_cpu = _cpu(
-        lambda: module.openspiel_expectiminimax(game, state, depth, evaluator, player)
+    native, native_cpu, (value, _, calls, _), openspiel_cpu = _against_baseline(
+        game_string, depth, index, seed, "openspiel_expectiminimax"
     )
     return {
         "star2_nodes": native["nodes"],
