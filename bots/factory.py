@@ -9,7 +9,7 @@ import numpy as np
 import pyspiel
 
 from bots.calibration import probcut_settings
-from bots.mcts import make_mcts_bot
+from bots.mcts import MCTS_EVALUATORS, make_mcts_bot
 from bots.native_search import ENGINES, make_searcher
 from bots.search_bot import SearchBot
 from bots.spec import parse_spec
@@ -80,6 +80,7 @@ _MCTS_PARAMS = {
     "rollouts",
     "max_memory_mb",
     "solve",
+    "evaluator",
 }
 _RANDOM_PARAMS = {"seed"}
 
@@ -263,8 +264,15 @@ def _mcts_bot(params: dict[str, Any], game: pyspiel.Game, player_id: int) -> pys
             raise ValueError(f"time_limit must be > 0 seconds or none, got {time_limit!r}")
         if "max_simulations" not in params:
             simulations = 10**9  # the clock decides
+    evaluator = params.get("evaluator", "rollout")
+    if evaluator not in MCTS_EVALUATORS:
+        raise ValueError(
+            f"mcts evaluator must be one of {', '.join(MCTS_EVALUATORS)}, got {evaluator!r} "
+            f"(heuristic: the game's evaluator, the one the search bots use)"
+        )
     return make_mcts_bot(
         game,
+        evaluator=evaluator,
         uct_c=float(uct_c),
         max_simulations=int(simulations),
         rollouts=int(rollouts),

@@ -1,5 +1,13 @@
 """OpenSpiel's MCTS for every game in scope: the C++ bot where it runs, the Python one elsewhere.
 
+Two leaf evaluators: ``rollout`` (OpenSpiel's random rollouts, the default)
+and ``heuristic``, the fair opponent: the game's heuristic evaluator, the one
+the search bots use, so that a match against a search bot measures the search,
+not rollouts against a heuristic. On C++ games the heuristic is the native
+evaluator behind OpenSpiel's C++ MCTS (as fast per leaf as the native search
+bots); elsewhere OpenSpiel's Python MCTS calls the Python evaluator. Chance
+nodes are sampled from their distribution either way, as OpenSpiel's MCTS does.
+
 OpenSpiel 2.0.2's C++ ``pyspiel.MCTSBot`` segfaults on Python-registered games
 (our ``dice``, ``ballard_tree``, ``chance_tic_tac_toe``, OpenSpiel's own
 ``python_tic_tac_toe``) when ``step`` is called from Python with a state made in
@@ -18,8 +26,12 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts as os_mcts
 
+from bots import native_engine
+from bots.evaluators.registry import default_evaluator
+
 CPP = "openspiel_cpp"
 PYTHON = "openspiel_python"
+MCTS_EVALUATORS = ("rollout", "heuristic")
 
 
 def is_python_game(game: pyspiel.Game) -> bool:
@@ -31,6 +43,7 @@ class CppMCTSBot(pyspiel.MCTSBot):
     """OpenSpiel's C++ ``MCTSBot``, unchanged; the subclass only adds ``implementation``."""
 
     implementation = CPP
+    evaluator_name = "rollout"
 
 
 class _OutOfTime(Exception):
@@ -47,6 +60,7 @@ class PythonMCTSBot(os_mcts.MCTSBot):
     """
 
     implementation = PYTHON
+    evaluator_name = "rollout"
 
     def __init__(
         self,
@@ -94,6 +108,15 @@ class PythonMCTSBot(os_mcts.MCTSBot):
         return super()._apply_tree_policy(root, state)
 
 
+def _native_heuristic(game: pyspiel.Game, heuristic: Any) -> Any | None:
+    """The heuristic's native twin as an OpenSpiel C++ Evaluator, where the engine has one."""
+    module = native_engine.native()
+    name = getattr(type(heuristic), "native_name", None)
+    if module is None or is_python_game(game) or name not in module.evaluator_names():
+        return None
+    return module.mcts_evaluator(name, game)
+
+
 def make_mcts_bot(
     game: pyspiel.Game,
     *,
@@ -104,31 +127,49 @@ def make_mcts_bot(
     solve: bool,
     seed: int,
     time_limit: float | None,
+    evaluator: str = "rollout",
 ) -> Any:
     """OpenSpiel's MCTS with one parameter set, C++ for C++ games, Python otherwise.
 
     ``max_memory_mb`` bounds the C++ tree only: OpenSpiel's Python MCTS has no
-    memory limit (its tree grows with the simulations run).
+    memory limit (its tree grows with the simulations run). ``rollouts`` only
+    applies to the rollout evaluator.
     """
-    if is_python_game(game):
-        return PythonMCTSBot(
+    if evaluator not in MCTS_EVALUATORS:
+        raise ValueError(
+            f"mcts evaluator must be one of {', '.join(MCTS_EVALUATORS)}, got {evaluator!r}"
+        )
+    heuristic = default_evaluator(game) if evaluator == "heuristic" else None
+    native_heuristic = None if heuristic is None else _native_heuristic(game, heuristic)
+    if is_python_game(game) or (heuristic is not None and native_heuristic is None):
+        python_evaluator = (
+            heuristic
+            if heuristic is not None
+            else os_mcts.RandomRolloutEvaluator(rollouts, np.random.RandomState(seed))
+        )
+        bot: Any = PythonMCTSBot(
             game,
             uct_c,
             max_simulations,
-            os_mcts.RandomRolloutEvaluator(rollouts, np.random.RandomState(seed)),
+            python_evaluator,
             solve=solve,
             random_state=np.random.RandomState(seed),
             time_limit=time_limit,
         )
-    return CppMCTSBot(
-        game,
-        pyspiel.RandomRolloutEvaluator(rollouts, seed),
-        uct_c,
-        max_simulations,
-        max_memory_mb,
-        solve,
-        seed,
-        False,
-        pyspiel.ChildSelectionPolicy.UCT,
-        time_limit if time_limit is not None else -1.0,
-    )
+    else:
+        bot = CppMCTSBot(
+            game,
+            native_heuristic
+            if native_heuristic is not None
+            else pyspiel.RandomRolloutEvaluator(rollouts, seed),
+            uct_c,
+            max_simulations,
+            max_memory_mb,
+            solve,
+            seed,
+            False,
+            pyspiel.ChildSelectionPolicy.UCT,
+            time_limit if time_limit is not None else -1.0,
+        )
+    bot.evaluator_name = evaluator
+    return bot

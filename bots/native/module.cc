@@ -32,4 +32,5 @@ PYBIND11_MODULE(_native, m) {
   starspiel::BindSearch(m);
   starspiel::BindSampling(m);
   starspiel::BindBaselines(m);
+  starspiel::BindMctsEvaluator(m);
 }
