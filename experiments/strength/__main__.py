@@ -1,0 +1,72 @@
+"""python -m experiments.strength: list, run and report the strength studies (docs/strength.md)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from absl import app
+
+from experiments.common import flags
+from experiments.strength import plan, report
+from experiments.strength.study import run_study
+from experiments.tournament import DEFAULT_GAME_TIMEOUT, TournamentError
+
+FLAGS, _define = flags.program_flags()
+_define.multi_string("study", [], "A study to run or resume (names from --list); repeatable.")
+_define.bool("list", False, "List every study with its size and estimated CPU time.")
+_define.bool("report", False, "Print the overview and the per-study table in Markdown.")
+_define.string("out", "results/strength", "Folder holding one results folder per study.")
+flags.define_runner_flags(
+    _define,
+    timeout_flag="game_timeout",
+    timeout_default=DEFAULT_GAME_TIMEOUT,
+    timeout_help="Wall-time limit of one game in seconds.",
+)
+
+
+def _list() -> None:
+    total = 0.0
+    for s in plan.studies():
+        hours = report.estimated_cpu_hours(s)
+        total += hours
+        print(f"{s.name:48s} {s.games:5d} games  ~{hours:5.1f} CPU-h  {s.why_time}")
+    print(f"{len(plan.studies())} studies, ~{total:.0f} CPU-hours in all")
+
+
+def main(argv: Sequence[str]) -> None:
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+    out = Path(FLAGS.out)
+    if FLAGS.list:
+        _list()
+    try:
+        chosen = [plan.study(name) for name in FLAGS.study]
+    except ValueError as error:
+        flags.fail(str(error))
+        return
+    options = flags.runner_options(FLAGS, timeout_flag="game_timeout")
+    for s in chosen:
+        print(f"{s.name}: {s.games} games of {s.bots[0]} v {s.bots[1]} in {s.game}")
+        try:
+            result = run_study(s, out / s.name, options)
+        except TournamentError as error:
+            flags.fail(str(error))
+            return
+        except KeyboardInterrupt:
+            print(
+                f"\ninterrupted; rerun the same command to resume {out / s.name}", file=sys.stderr
+            )
+            sys.exit(130)
+        print(f"{s.name}: {result['verdict']}, score {result['score']:.3f}")
+    if FLAGS.report:
+        print("\n".join(report.overview(out)))
+        print()
+        print("\n".join(report.details(out)))
+    if not (FLAGS.list or FLAGS.study or FLAGS.report):
+        raise app.UsageError("give --list, --study=NAME or --report")
+
+
+if __name__ == "__main__":
+    flags.run(main, FLAGS)

@@ -1,0 +1,181 @@
+"""The strength studies: every question, game and time per move, sized before it runs.
+
+A study is one gauntlet of two bots at equal time per move, seat-swapped pairs
+on common dice. Its size comes from `power.pairs_needed` with the pair standard
+deviation of an earlier run of the same kind in the same game (`PRIORS`); the
+second time per move of each question is where the bot's depth lead is largest
+in the equal-time depth run `results/strength/depth_lead` (`LEAD_TIMES`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+from experiments.strength import power
+
+BASE_TIME = 0.1
+GAMES = {
+    "dice": "dice(n=5,k=4)",
+    "einstein": "einstein_wurfelt_nicht",
+    "pig": "pig",
+    "backgammon": "backgammon",
+    "yacht": "yacht",
+}
+FAIR_MCTS = "mcts(evaluator=heuristic)"
+ROLLOUT_MCTS = "mcts"
+
+
+@dataclasses.dataclass(frozen=True)
+class Question:
+    name: str
+    bot: str
+    opponent: str
+    kind: str  # "search": two search bots; "mcts": a search bot against an MCTS
+    lead_over: str  # whose depth the bot's depth lead is measured against
+    games: tuple[str, ...] = ("dice", "einstein", "pig", "backgammon")
+
+
+QUESTIONS = (
+    Question("star2_vs_expectiminimax", "star2", "expectiminimax", "search", "expectiminimax"),
+    Question("chanceprobcut_vs_star2", "chanceprobcut", "star2", "search", "star2"),
+    Question(
+        "mcms_vs_star2",
+        "mcms",
+        "star2",
+        "search",
+        "star2",
+        ("dice", "einstein", "pig", "backgammon", "yacht"),
+    ),
+    *(
+        Question(f"{bot}_vs_{label}_mcts", bot, mcts, "mcts", "expectiminimax")
+        for bot in ("star2", "chanceprobcut", "mcms")
+        for label, mcts in (("fair", FAIR_MCTS), ("rollout", ROLLOUT_MCTS))
+    ),
+)
+
+# Pentanomials of earlier equal-time runs (docs/tournaments_archive.md, docs/tournaments.md),
+# pooled per game: "search" from search bots against each other, "mcts" from star2 against
+# the rollout MCTS.
+PRIORS: dict[tuple[str, str], tuple[tuple[int, int, int, int, int], str]] = {
+    ("dice", "search"): (
+        (19, 1, 208, 6, 16),
+        "star2 depth 3 v 2 and star2 v chanceprobcut at 0.2 s",
+    ),
+    ("dice", "mcts"): ((24, 4, 115, 3, 54), "star2 v mcts at 0.2 s"),
+    ("einstein", "search"): ((328, 0, 2272, 0, 400), "star2 v expectiminimax at 0.01 and 0.05 s"),
+    ("einstein", "mcts"): ((208, 0, 657, 0, 335), "star2 v mcts at 0.01 s"),
+    ("pig", "search"): ((1, 0, 144, 0, 5), "chanceprobcut v star2 at 0.05 and 0.2 s"),
+    ("pig", "mcts"): ((44, 0, 146, 0, 60), "star2 v mcts at 0.05 s"),
+    ("backgammon", "search"): (
+        (194, 0, 1446, 0, 260),
+        "star2 v expectiminimax at 0.05 s, chanceprobcut v star2 at 0.2 s",
+    ),
+    ("backgammon", "mcts"): ((0, 0, 14, 0, 286), "star2 v mcts at 0.05 s"),
+}
+# A prior from a few hundred pairs of near-identical bots (pig) or of a lopsided match
+# (backgammon against rollouts) would size a study too small: no study assumes a pair
+# standard deviation below the smallest other search prior's, and a study against an MCTS
+# assumes at least its game's search prior.
+SD_FLOOR = 0.2
+
+
+def prior_sd(game: str, kind: str) -> float:
+    """The pair standard deviation a study of `kind` in `game` is sized with."""
+    if (game, kind) not in PRIORS:  # yacht: no earlier run; the largest search prior
+        return max(power.pair_sd(p) for (_, k), (p, _) in PRIORS.items() if k == "search")
+    sd = max(power.pair_sd(PRIORS[game, kind][0]), SD_FLOOR)
+    if kind == "mcts":
+        sd = max(sd, prior_sd(game, "search"))
+    return sd
+
+
+# Seconds per move where each bot's mean depth lead over `lead_over` is largest among
+# 0.02, 0.1 and 0.5 s in results/strength/depth_lead (test_strength.py recomputes it).
+LEAD_TIMES: dict[tuple[str, str, str], float] = {}
+
+
+@dataclasses.dataclass(frozen=True)
+class Study:
+    name: str
+    game_key: str
+    game: str
+    question: Question
+    time_limit: float
+    why_time: str
+    games: int  # planned, even (whole pairs)
+    sd: float  # the prior pair standard deviation it is sized with
+
+    @property
+    def bots(self) -> list[str]:
+        return [
+            _timed(self.question.bot, self.time_limit),
+            _timed(self.question.opponent, self.time_limit),
+        ]
+
+
+def _timed(bot: str, time_limit: float) -> str:
+    if bot.endswith(")"):
+        return f"{bot[:-1]},time_limit={time_limit:g})"
+    return f"{bot}(time_limit={time_limit:g})"
+
+
+def lead_times(records: Iterable[dict]) -> dict[tuple[str, str, str], float]:
+    """(game key, bot, lead_over) -> the time per move with the largest mean depth lead."""
+    depths: dict[tuple[str, str, float], list[int]] = defaultdict(list)
+    for r in records:
+        if r.get("section") == "equal_time" and r.get("depth") is not None:
+            depths[r["game"], r["bot"], float(r["time_limit"])].append(int(r["depth"]))
+    keys = {v: k for k, v in GAMES.items()}
+    times = sorted({t for (_, _, t) in depths})
+    leads: dict[tuple[str, str, str], float] = {}
+    for q in QUESTIONS:
+        for game_key in q.games:
+            best: tuple[float, float] | None = None
+            for t in times:
+                mine = depths.get((GAMES[game_key], q.bot, t))
+                theirs = depths.get((GAMES[game_key], q.lead_over, t))
+                if not mine or not theirs:
+                    continue
+                lead = statistics.fmean(mine) - statistics.fmean(theirs)
+                if best is None or lead > best[0] + 1e-9:
+                    best = (lead, t)
+            if best is not None:
+                leads[game_key, q.bot, q.lead_over] = best[1]
+    assert all(k in keys.values() for k, _, _ in leads)
+    return leads
+
+
+def read_records(folder: str | Path) -> list[dict]:
+    path = Path(folder) / "records.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def studies() -> list[Study]:
+    """Every study, in the order a session should run them (cheapest questions first)."""
+    out = []
+    for q in QUESTIONS:
+        for game_key in q.games:
+            sd = prior_sd(game_key, q.kind)
+            games = 2 * power.pairs_needed(sd)
+            lead = LEAD_TIMES.get((game_key, q.bot, q.lead_over))
+            times = [(BASE_TIME, "the common fast clock")]
+            if lead is not None and lead != BASE_TIME:
+                times.append((lead, f"{q.bot}'s depth lead over {q.lead_over} is largest here"))
+            elif lead == BASE_TIME:
+                times[0] = (BASE_TIME, f"the common clock, and {q.bot}'s largest depth lead")
+            for t, why in times:
+                name = f"{game_key}-{q.name}-{t:g}"
+                out.append(Study(name, game_key, GAMES[game_key], q, t, why, games, sd))
+    return out
+
+
+def study(name: str) -> Study:
+    for s in studies():
+        if s.name == name:
+            return s
+    raise ValueError(f"unknown study {name!r}; list them with --list")

@@ -1,0 +1,83 @@
+"""The strength page's tables: games by questions, then one row per study."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from experiments.strength.plan import GAMES, QUESTIONS, Study, studies
+from experiments.strength.study import RESULT_FILE
+
+CPU_SECONDS_PER_DECISION_OVERHEAD = 0.005  # bot construction, records, chance events
+# Decisions per game, both players, measured with star2(max_depth=2) self-play (4 games each).
+DECISIONS_PER_GAME = {"dice": 16, "einstein": 15, "pig": 75, "backgammon": 61, "yacht": 69}
+
+
+def estimated_cpu_hours(study: Study) -> float:
+    decisions = study.games * DECISIONS_PER_GAME[study.game_key]
+    return decisions * (study.time_limit + CPU_SECONDS_PER_DECISION_OVERHEAD) / 3600
+
+
+def load_result(out: Path, study: Study) -> dict[str, Any] | None:
+    path = out / study.name / RESULT_FILE
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _cell(result: dict[str, Any] | None) -> str:
+    if result is None:
+        return "not run"
+    return f"{result['verdict']} ({result['score']:.3f})"
+
+
+def _interval(pair: list[float]) -> str:
+    return f"[{pair[0]:.3f}, {pair[1]:.3f}]"
+
+
+def overview(out: Path) -> list[str]:
+    """One row per question, one column per game and time per move: verdict and score."""
+    plan = studies()
+    columns = [
+        (g, t) for g in GAMES for t in sorted({s.time_limit for s in plan if s.game_key == g})
+    ]
+    lines = [
+        "| question | " + " | ".join(f"{g} {t:g} s" for g, t in columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+    by_key = {(s.question.name, s.game_key, s.time_limit): s for s in plan}
+    for q in QUESTIONS:
+        cells = []
+        for g, t in columns:
+            s = by_key.get((q.name, g, t))
+            cells.append("" if s is None else _cell(load_result(out, s)))
+        lines.append(f"| {q.bot} v {q.opponent} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def details(out: Path) -> list[str]:
+    """Every study: its size, price, result, intervals, depths, engine, revision, time."""
+    lines = [
+        "| study | bots | s/move | planned games | est. CPU-h | played | score | Wilson 95% | pair 95% "
+        "| pentanomial | verdict | median depth | engine | revision | wall s | load |",
+        "|---|---|---:|---:|---:|---:|---:|---|---|---|---|---|---|---|---:|---|",
+    ]
+    for s in studies():
+        r = load_result(out, s)
+        head = (
+            f"| {s.name} | `{s.bots[0]}` v `{s.bots[1]}` | {s.time_limit:g} | {s.games} "
+            f"| {estimated_cpu_hours(s):.1f} |"
+        )
+        if r is None:
+            lines.append(head + " 0 | | | | | not run | | | | | |")
+            continue
+        depth = " / ".join("-" if d is None else f"{d:g}" for d in r["median_depth"])
+        engine = " / ".join(",".join(e) or "-" for e in r["engines"])
+        loads = r["loads"]
+        load = f"{min(loads):.1f}-{max(loads):.1f}" if loads else ""
+        lines.append(
+            head + f" {r['games']} | {r['score']:.3f} | {_interval(r['wilson'])} "
+            f"| {_interval(r['pair_interval'])} | {' '.join(map(str, r['pentanomial']))} "
+            f"| {r['verdict']} | {depth} | {engine} | {','.join(r['revisions'])} "
+            f"| {r['wall_seconds']:.0f} | {load} |"
+        )
+    return lines

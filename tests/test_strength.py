@@ -1,0 +1,93 @@
+"""The strength studies: sizes from the power calculation, verdicts, and a whole tiny study."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from experiments.common.runner import RunnerOptions
+from experiments.strength import plan, power, report
+from experiments.strength.study import RESULT_FILE, SESSIONS_FILE, run_study, verdict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_pairs_needed_matches_independent_games_when_pairs_carry_no_correlation():
+    # Two independent fair games: a pair's mean score has sd sqrt(0.125); the classical
+    # one-sample size for 0.53 against 0.5 over single games (sd 0.5) is 2,181 games.
+    classical = math.ceil((2.8015852 * 0.5 / 0.03) ** 2)
+    assert abs(2 * power.pairs_needed(math.sqrt(0.125)) - classical) <= 2
+
+
+def test_pair_sd_and_detectable_effect():
+    assert power.pair_sd((0, 0, 10, 0, 0)) == 0.0
+    assert power.pair_sd((5, 0, 0, 0, 5)) == pytest.approx(math.sqrt(0.25 * 10 / 9))
+    sd = power.pair_sd((227, 0, 2029, 0, 244))
+    pairs = power.pairs_needed(sd)
+    assert (
+        power.detectable_effect(sd, pairs) <= power.EFFECT < power.detectable_effect(sd, pairs - 1)
+    )
+    with pytest.raises(ValueError, match="five counts"):
+        power.pair_sd((1, 2, 3))
+
+
+def test_every_study_is_sized_to_detect_the_effect_with_its_prior():
+    studies = plan.studies()
+    assert len({s.name for s in studies}) == len(studies)
+    for s in studies:
+        assert s.games % 2 == 0 and s.sd >= plan.SD_FLOOR
+        assert power.detectable_effect(s.sd, s.games // 2) <= power.EFFECT
+        assert report.estimated_cpu_hours(s) > 0
+
+
+def test_lead_times_are_the_ones_the_committed_depth_run_gives():
+    records = plan.read_records(ROOT / "results" / "strength" / "depth_lead")
+    assert plan.LEAD_TIMES == plan.lead_times(records)
+
+
+def _stats(games, penta, lo, hi):
+    return {"games": games, "pentanomial": penta, "pair_lo": lo, "pair_hi": hi}
+
+
+def test_verdicts():
+    assert verdict(_stats(800, [10, 0, 350, 0, 40], 0.51, 0.54), 800) == "wins"
+    assert verdict(_stats(800, [40, 0, 350, 0, 10], 0.46, 0.49), 800) == "loses"
+    assert (
+        verdict(_stats(800, [25, 0, 350, 0, 25], 0.48, 0.52), 800)
+        == "no difference of 0.03 or more at 800 games"
+    )
+    few = verdict(_stats(40, [5, 0, 10, 0, 5], 0.3, 0.7), 800)
+    assert few.startswith("incomplete (40 of 800): no difference of 0.") and not few.endswith(
+        "0.03 or more at 40 games"
+    )
+    assert verdict(_stats(0, [0, 0, 0, 0, 0], math.nan, math.nan), 800) == "not run"
+
+
+def test_a_tiny_study_runs_resumes_and_reports(tmp_path):
+    tiny = plan.Study(
+        name="tiny",
+        game_key="pig",
+        game="pig(winscore=10)",
+        question=plan.Question(
+            "q", "star2(max_depth=1)", "expectiminimax(max_depth=2)", "search", ""
+        ),
+        time_limit=0.01,
+        why_time="test",
+        games=10,
+        sd=0.3,
+    )
+    out = tmp_path / "tiny"
+    result = run_study(tiny, out, RunnerOptions(workers=1, task_timeout=120))
+    assert result["games"] == 10 and sum(result["pentanomial"]) == 5
+    assert result["bots"] == [
+        "star2(max_depth=1,time_limit=0.01)",
+        "expectiminimax(max_depth=2,time_limit=0.01)",
+    ]
+    assert result["engines"][0] and result["median_depth"] == [1, 2]
+    assert json.loads((out / RESULT_FILE).read_text()) == result
+    again = run_study(tiny, out, RunnerOptions(workers=1, task_timeout=120))
+    assert len((out / SESSIONS_FILE).read_text().splitlines()) == 2
+    assert again["games"] == 10 and again["score"] == result["score"]
