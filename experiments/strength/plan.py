@@ -96,7 +96,29 @@ def prior_sd(game: str, kind: str) -> float:
 
 # Seconds per move where each bot's mean depth lead over `lead_over` is largest among
 # 0.02, 0.1 and 0.5 s in results/strength/depth_lead (test_strength.py recomputes it).
-LEAD_TIMES: dict[tuple[str, str, str], float] = {}
+LEAD_TIMES: dict[tuple[str, str, str], float] = {
+    ("dice", "star2", "expectiminimax"): 0.02,
+    ("einstein", "star2", "expectiminimax"): 0.5,
+    ("pig", "star2", "expectiminimax"): 0.02,
+    ("backgammon", "star2", "expectiminimax"): 0.5,
+    ("dice", "chanceprobcut", "star2"): 0.5,
+    ("einstein", "chanceprobcut", "star2"): 0.02,
+    ("pig", "chanceprobcut", "star2"): 0.1,
+    ("backgammon", "chanceprobcut", "star2"): 0.5,
+    ("dice", "mcms", "star2"): 0.02,
+    ("einstein", "mcms", "star2"): 0.5,
+    ("pig", "mcms", "star2"): 0.5,
+    ("backgammon", "mcms", "star2"): 0.5,
+    ("yacht", "mcms", "star2"): 0.1,
+    ("dice", "chanceprobcut", "expectiminimax"): 0.5,
+    ("einstein", "chanceprobcut", "expectiminimax"): 0.5,
+    ("pig", "chanceprobcut", "expectiminimax"): 0.1,
+    ("backgammon", "chanceprobcut", "expectiminimax"): 0.5,
+    ("dice", "mcms", "expectiminimax"): 0.02,
+    ("einstein", "mcms", "expectiminimax"): 0.5,
+    ("pig", "mcms", "expectiminimax"): 0.5,
+    ("backgammon", "mcms", "expectiminimax"): 0.5,
+}
 
 
 @dataclasses.dataclass(frozen=True)
