@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from experiments.tournament import stats as ts
+from experiments.tournament.headline import headline
 
 
 def _f(x: float, digits: int = 3) -> str:
@@ -108,10 +109,18 @@ class Summary:
             )
         return lines
 
+    def headline(self) -> str:
+        """What the run found and what it could not tell, in one sentence."""
+        if self.solo:
+            return "; ".join(self.result_lines()) + "."
+        return headline(self.pairings, self.label)
+
     def markdown(self, plots: Sequence[str] = ()) -> str:
         c = self.config
         out = [
             f"# Tournament on `{c['game']}`",
+            "",
+            self.headline(),
             "",
             f"Schedule {c['schedule']}, {c['games_per_pair']} games per "
             f"{'bot' if self.solo else 'pairing'}, seed {c['seed']}, "
