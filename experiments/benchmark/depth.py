@@ -53,7 +53,6 @@ import math
 import os
 import statistics
 import sys
-import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -61,12 +60,12 @@ from typing import Any
 import bots
 from bots.calibration import calibration_command, default_calibration_path
 from bots.search import SearchTimeout
-from bots.spec import parse_spec, split_top_level
+from bots.spec import parse_spec, split_top_level, with_params
 from experiments.benchmark import ordering_bound
-from experiments.benchmark.core import DEFAULT_PLY_RANGE, PLY_RANGES
-from experiments.benchmark.run import parse_per_game, split_games
+from experiments.benchmark.core import plies
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game, short_name
+from experiments.common.measure import timed, timed_iteration
 from experiments.common.positions import (
     positions_from_games,
     sample_position,
@@ -157,18 +156,12 @@ _define.string("out", "results/depth", "Results folder.")
 flags.define_runner_flags(_define, workers_default=1)
 
 
-def with_params(spec: str, **params: Any) -> tuple[str, dict[str, Any]]:
-    """The bot name and its spec parameters with ``params`` added (they win)."""
-    name, spec_params = parse_spec(spec)
-    return name, {**spec_params, **params}
-
-
-def _position(payload: dict[str, Any]) -> tuple[Any, Any]:
+def task_position(payload: dict[str, Any]) -> tuple[Any, Any]:
+    """The game and position of a task: a recorded history, else the shared sampler's."""
     game = load_game(payload["game"])
     if "history" in payload:
         return game, state_from_history(game, payload["history"])
-    plies = PLY_RANGES.get(short_name(payload["game"]), DEFAULT_PLY_RANGE)
-    return game, sample_position(game, payload["seed"], payload["index"], plies)
+    return game, sample_position(game, payload["seed"], payload["index"], plies(payload["game"]))
 
 
 def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
@@ -179,9 +172,8 @@ def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
     a per-iteration wall budget instead of the move's deadline and the process
     CPU time read after every iteration.
     """
-    game, state = _position(payload)
-    name, params = with_params(payload["bot"])
-    bot = bots.make_bot(name, game, state.current_player(), **params)
+    game, state = task_position(payload)
+    bot = bots.make_bot(payload["bot"], game, state.current_player())
     searcher = bot.searcher
     searcher.reset_stats()
     order: list[int] = []
@@ -192,15 +184,13 @@ def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
             depths.append(dict(depths[-1], depth=depth))
             continue
         evaluations, hits = searcher.evaluations, searcher.tt_hits
-        searcher.deadline = time.perf_counter() + payload["budget"]
-        start = time.process_time()
         try:
-            _, action = searcher.search(state, depth, root_order=order)
+            _, action, timing = timed_iteration(
+                searcher, state, depth, budget=payload["budget"], root_order=order
+            )
         except SearchTimeout:
             break
-        finally:
-            searcher.deadline = None
-            cpu += time.process_time() - start
+        cpu += timing.process
         row: dict[str, Any] = {
             "depth": depth,
             "cpu": cpu,
@@ -216,12 +206,11 @@ def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
 
 def equal_time(payload: dict[str, Any]) -> dict[str, Any]:
     """One runner task: one move of a fresh time-limited bot on one position."""
-    game, state = _position(payload)
-    name, params = with_params(payload["bot"], time_limit=payload["time_limit"])
-    bot = bots.make_bot(name, game, state.current_player(), **params)
-    start = time.perf_counter()
-    bot.step(state)
-    wall = time.perf_counter() - start
+    game, state = task_position(payload)
+    spec = with_params(payload["bot"], time_limit=payload["time_limit"])
+    bot = bots.make_bot(spec, game, state.current_player())
+    cap = parse_spec(spec)[1].get("max_depth")
+    _, timing = timed(lambda: bot.step(state))
     stats = bot.last_search
     return {
         "id": payload["id"],
@@ -232,20 +221,17 @@ def equal_time(payload: dict[str, Any]) -> dict[str, Any]:
         # The bot stops deepening once its value is proven (every leaf it reached
         # was terminal, so deeper search cannot change the move) or at its default
         # depth cap; a spec's own max_depth is a cap, not a proof.
-        "proved": bool(stats["completed"])
-        and not (
-            isinstance(params.get("max_depth"), int) and stats["depth"] >= params["max_depth"]
-        ),
+        "proved": bool(stats["completed"]) and not (isinstance(cap, int) and stats["depth"] >= cap),
         "nodes": int(stats["nodes"]),
-        "wall": wall,
+        "wall": timing.wall,
         "engine": stats.get("engine"),
     }
 
 
 def ordering_bound_task(payload: dict[str, Any]) -> dict[str, Any]:
     """One runner task: one algorithm's tree at depth D with the best moves known."""
-    game, state = _position(payload)
-    name, params = with_params(payload["bot"])
+    game, state = task_position(payload)
+    name, params = parse_spec(payload["bot"])
     record = ordering_bound.ordering_bound(
         game, state, name, params, payload["max_depth"], payload["rounds"]
     )
@@ -271,7 +257,7 @@ def _skip_reason(spec: str, game_string: str) -> str | None:
     Any other problem with the spec (an unknown name or parameter) is an error.
     """
     game = load_game(game_string)
-    name, params = with_params(spec)
+    name, params = parse_spec(spec)
     if (
         name == "chanceprobcut"
         and params.get("calibration") is None
@@ -280,7 +266,7 @@ def _skip_reason(spec: str, game_string: str) -> str | None:
         return (
             f"no committed ChanceProbCut calibration (make one with: {calibration_command(game)})"
         )
-    bots.make_bot(name, game, 0, **params)  # a bad spec fails here, before any task runs
+    bots.make_bot(spec, game, 0)  # a bad spec fails here, before any task runs
     return None
 
 
@@ -288,7 +274,7 @@ def _algorithm_depth(spec: str, game_depth: int) -> int:
     """How deep one algorithm deepens: the reference to D-1, others to D or their max_depth."""
     if spec == REFERENCE:
         return max(1, game_depth - 1)
-    cap = with_params(spec)[1].get("max_depth")
+    cap = parse_spec(spec)[1].get("max_depth")
     return min(game_depth, cap) if isinstance(cap, int) else game_depth
 
 
@@ -368,7 +354,7 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
 
 
 def _ordering_skip(spec: str, game_string: str, log: Any) -> bool:
-    reason = ordering_bound.skip_reason(with_params(spec)[1])
+    reason = ordering_bound.skip_reason(parse_spec(spec)[1])
     if reason:
         log(f"ordering bound: {spec} skipped on {game_string}: {reason}")
     return reason is not None
@@ -640,7 +626,7 @@ def _depth_for(game_string: str, depths: dict[str, int]) -> int:
 def settings_from_flags() -> dict[str, Any]:
     quick = QUICK if FLAGS.quick else {}
     depths_text = quick.get("depths", FLAGS.depths)
-    default, per_game = parse_per_game(depths_text, "--depths")
+    default, per_game = parsing.parse_per_game(depths_text, "--depths")
     if default is not None:
         raise ValueError(
             f"--depths needs a game for every depth ('game:D;game:D'), got {default!r}"
@@ -650,12 +636,14 @@ def settings_from_flags() -> dict[str, Any]:
         load_game(game_string)
         depths[game_string] = parsing.parse_int_list(depth, "--depths", minimum=1)[-1]
     equal_time_games = list(
-        quick.get("equal_time_games", [g.strip() for g in split_games(FLAGS.equal_time_games)])
+        quick.get(
+            "equal_time_games", [g.strip() for g in parsing.split_games(FLAGS.equal_time_games)]
+        )
     )
     for game_string in equal_time_games:
         load_game(game_string)
     if FLAGS.games:
-        games = [g.strip() for g in split_games(FLAGS.games) if g.strip()]
+        games = [g.strip() for g in parsing.split_games(FLAGS.games) if g.strip()]
         for game_string in games:
             load_game(game_string)
         equal_time_games = games
