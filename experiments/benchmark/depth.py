@@ -1,48 +1,12 @@
-r"""Time to depth and equal-time depth: what pruning buys a bot that plays on a clock.
+"""Time to depth and equal-time depth: what pruning buys a bot that plays on a clock.
 
-  python -m experiments.benchmark.depth --out=results/depth          # both sections
-  python -m experiments.benchmark.depth --sections=time_to_depth --games=backgammon
-  python -m experiments.benchmark.depth --sections=time_to_depth --depths="pig:5" \
-      --algorithms="star2,star2(probing_factor=2),star2(max_depth=3,tt_size=0)"
-  python -m experiments.benchmark.depth --sections=equal_time --time_limits=0.2,1
-  python -m experiments.benchmark.depth --quick --out=/tmp/depth     # CI smoke run
+  python -m experiments.benchmark.depth --out=results/depth
+  python -m experiments.benchmark.depth --quick --out=/tmp/depth     # smoke run
 
-**Time to depth** (Hauk, Buro and Schaeffer's measure). On each seeded decision
-position, each algorithm runs as its bot does from a fresh start: a fresh bot
-(its default table) deepens 1, 2, ... on one searcher, the previous iteration's
-move searched first. The record holds, per completed depth, the cumulative
-process CPU time and nodes. Each algorithm deepens to the game's depth D in
---depths (or to the spec's own max_depth if smaller); expectiminimax, the
-reference, deepens to D-1 only, since the ratio needs it no deeper (its
-backgammon depth 3, unpruned at chance nodes, would dwarf the rest of the run). An
-iteration that would run past --budget wall seconds is stopped and the
-deepening ends there; once an iteration evaluates no leaf (the tree is
-exhausted) the bot would stop, so the deeper depths are recorded at the same
-cost. The summary gives, per game and depth d, time(algorithm, d+1) /
-time(expectiminimax, d) summed over the positions both completed, and each
-algorithm's CPU cost per node relative to expectiminimax's at d, counting all
-nodes and counting only the nodes the table did not answer (the records keep
-the table hits).
-
-**Equal-time depth.** A fresh bot with `time_limit=T` plays one move on each
-position; the record holds its deepest completed iteration, nodes and wall time.
-The summary gives the mean (with standard error) and median depth per bot, and
-on how many positions each bot went deeper, and shallower, than expectiminimax.
-
-**Ordering bound** (``--sections=ordering_bound``, not run by default): each algorithm's
-iteration D with the best moves of a completed search at D imposed on its table, against
-the reference's time to D-1: what perfect move ordering could still buy
-(``experiments/benchmark/ordering_bound.py``).
-
-**Positions.** By default the shared sampler's (random play from the start).
-With --positions_from=FOLDER both sections use instead the decision positions a
-tournament's bots met in its recorded games (its games.jsonl), drawn with --seed:
-what a bot's depth lead is worth in that tournament depends on these.
-
-Timings are only comparable when nothing else runs: --workers defaults to 1
-(in this process). One task is one (section, game, position, bot, time limit),
-so a run resumes where it stopped; node counts at fixed depth are the same for
-any number of workers.
+Each task is one (section, game, position, bot, time limit), so a run resumes where it
+stopped. Timings are comparable only when nothing else runs, hence --workers=1 by
+default. What each section measures and what its columns mean: docs/benchmark.md,
+"Time to depth and equal-time depth".
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from experiments.benchmark.core import ALGORITHM_LABELS
 from experiments.common.measure import move_time_tolerance
 from experiments.common.tables import markdown_table
 
-# Targets of the search-core and games issues.
+# The headline targets the summary gives a verdict on.
 TARGET_SPEEDUP = 5.0  # star2+tt vs OpenSpiel expectiminimax, backgammon depth 2
 TARGET_COST_RATIO = 1.5  # our s/node (expectiminimax) / OpenSpiel's s/node
 TARGET_NPS_RATIO = 0.5  # star2 nodes/s on dice vs on pig

@@ -1,29 +1,12 @@
-r"""Benchmark: our searches against OpenSpiel's expectiminimax, time control, speed.
+"""Benchmark: our searches against OpenSpiel's expectiminimax, time control, speed.
 
-  python -m experiments.benchmark                 # full run, about 8-10 minutes
-  python -m experiments.benchmark --quick         # CI smoke run, seconds
-  python -m experiments.benchmark --games=backgammon --depths=1,2 --positions=30
-  python -m experiments.benchmark --depths="pig:1-7;maedn:1-4" --out=results/bench
+  python -m experiments.benchmark --out=results/benchmark   # full run
+  python -m experiments.benchmark --quick                   # CI smoke run, seconds
 
-Three sections, each printed as a table:
-
-1. Fixed depth. On seeded positions (decision nodes reached by seeded random
-   play) of every game: nodes, evaluations, seconds and nodes per second of
-   expectiminimax, star1, star2 and star2 with a transposition table, next to
-   OpenSpiel's ``open_spiel.python.algorithms.minimax.expectiminimax`` run with
-   ``value_fn = lambda s: evaluator.evaluate(s)[player]`` (the same evaluator
-   object) on the same positions: its time, its node count (counting clone of
-   its recursion), whether every value agrees to 1e-9, the speedup of
-   star2+tt and the cost per node of our expectiminimax relative to it.
-2. Time-limited moves: wall time of ``star2(time_limit=...)`` moves measured
-   around ``bot.step``; max, p95 and moves above time_limit + 10% + 20 ms.
-3. Nodes per second of star2 on dice(n=5,k=4) (a Python game on the fast
-   path) next to OpenSpiel's C++ pig.
-
-Then the headline targets, each with its verdict. With --out, records go to
-records.jsonl (one line per game/depth/position, per overrun game, per speed
-run), plus config.json, summary.md and summary.json; rerunning the same
-command on the same folder resumes it and re-summarizes all records.
+Three sections (fixed depth, time-limited moves, nodes per second), each printed as a
+table, then the headline targets with their verdicts. With --out the records resume
+from the same folder. What each section measures: docs/benchmark.md, "The benchmark
+programs".
 """
 
 from __future__ import annotations

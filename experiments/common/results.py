@@ -445,7 +445,7 @@ def _remove_quietly(path: str) -> None:
         pass
 
 
-# ---- the function interface the programs used before ResultsFolder ---------------------------
+# ---- without holding the folder open (the benchmark appends records itself) ------------------
 
 
 def prepare_output_dir(
