@@ -78,3 +78,42 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 raise ValueError(f"parameter {key!r} given twice in spec {spec!r}")
             params[key] = parse_value(value)
     return name.strip(), params
+
+
+def format_value(value: Any) -> str:
+    """The spec text of one parameter value, read back by `parse_value` as the same value."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    text = str(value).strip()
+    try:
+        single = len(split_top_level(text)) == 1
+    except ValueError:  # unbalanced parentheses
+        single = False
+    if not text or not single or parse_value(text) != text:
+        raise ValueError(f"{value!r} cannot be written as a spec value")
+    return text
+
+
+def with_params(spec: str, **params: Any) -> str:
+    """``spec`` with ``params`` set, as one canonical spec string.
+
+    A parameter the spec already has is replaced in place, new ones are appended
+    in the given order, and the text of every other parameter is kept as written
+    (nested specs included): ``with_params("star2(tt_size=10)", time_limit=0.5)``
+    is ``"star2(tt_size=10,time_limit=0.5)"``; ``with_params("star2()")`` is ``"star2"``.
+    """
+    name, _ = parse_spec(spec)  # refuses malformed specs and duplicate keys
+    body = spec.strip()[len(name) :].strip()
+    entries: dict[str, str] = {}
+    for item in split_top_level(body[1:-1]) if body else []:
+        if item.strip():
+            key, value = item.split("=", 1)
+            entries[key.strip()] = value.strip()
+    for key, value in params.items():
+        entries[key] = format_value(value)
+    text = ",".join(f"{key}={value}" for key, value in entries.items())
+    return f"{name}({text})" if text else name

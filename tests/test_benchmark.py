@@ -10,6 +10,9 @@ from open_spiel.python.algorithms import minimax
 
 from experiments import benchmark
 from experiments.benchmark import core, report
+from experiments.common import parsing
+from experiments.common.games import load_game
+from experiments.common.positions import sample_positions
 
 
 class _Flags:
@@ -101,8 +104,8 @@ def test_tiny_run_structure_and_resume(tmp_path):
 
 
 def test_counting_clone_counts_what_openspiel_evaluates():
-    game = core.load_game("pig")
-    state = core.sample_positions(game, "pig", 1, seed=3)[0]
+    game = load_game("pig")
+    state = sample_positions(game, 1, 3, core.plies("pig"))[0]
     calls = []
     player = state.current_player()
     minimax.expectiminimax(state, 3, lambda s: calls.append(1) or 0.0, player)
@@ -111,18 +114,18 @@ def test_counting_clone_counts_what_openspiel_evaluates():
     assert counts["nodes"] > counts["leaves"] + counts["terminals"]
 
 
-def test_positions_are_deterministic_decision_nodes():
-    game = core.load_game("backgammon")
-    first = core.sample_positions(game, "backgammon", 3, seed=5)
-    second = core.sample_positions(game, "backgammon", 3, seed=5)
-    assert [s.history() for s in first] == [s.history() for s in second]
-    assert all(not s.is_chance_node() and not s.is_terminal() for s in first)
+def test_the_ply_ranges_give_decision_nodes():
+    game = load_game("backgammon")
+    states = sample_positions(game, 3, 5, core.plies("backgammon(scoring_type=full_scoring)"))
+    assert core.plies("backgammon(scoring_type=full_scoring)") == core.PLY_RANGES["backgammon"]
+    assert all(not s.is_chance_node() and not s.is_terminal() for s in states)
 
 
 def test_flag_parsing_and_errors():
-    assert benchmark.split_games("pig,dice(n=5,k=4), 2048") == ["pig", "dice(n=5,k=4)", "2048"]
-    assert benchmark.parse_int_list("1-3,5", "x") == [1, 2, 3, 5]
-    assert benchmark.parse_per_game("pig:1-6;2", "x") == ("2", {"pig": "1-6"})
+    assert parsing.split_games("pig,dice(n=5,k=4), 2048") == ["pig", "dice(n=5,k=4)", "2048"]
+    assert parsing.parse_per_game("pig:1-6;2", "x") == ("2", {"pig": "1-6"})
+    with pytest.raises(ValueError, match="cannot parse"):
+        parsing.split_games("pig,dice(n=5")
     config = benchmark.resolve_config(_Flags(quick=True))
     assert config["fixed"] and all(item["positions"] >= 1 for item in config["fixed"])
     with pytest.raises(ValueError, match="--depths"):

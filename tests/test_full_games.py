@@ -31,4 +31,5 @@ def test_whole_games_are_recorded_and_resume(tmp_path):
 def test_bad_input_is_refused_before_playing(tmp_path):
     with pytest.raises(ValueError, match="unknown game"):
         full_games.run(["no_such_game"], 0.01, "star2", [0], str(tmp_path), RunnerOptions())
-    assert full_games.bot_spec("star2(tt_size=10)", 0.5) == "star2(tt_size=10,time_limit=0.5)"
+    with pytest.raises(ValueError, match="given twice"):
+        full_games.run(["catch"], 0.01, "star2(seed=1,seed=2)", [0], str(tmp_path), RunnerOptions())

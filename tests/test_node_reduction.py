@@ -8,6 +8,8 @@ import os
 
 import pytest
 
+from experiments.common.errors import ExperimentError
+from experiments.common.measure import BudgetExceeded
 from experiments.node_reduction import cli as nr_cli
 from experiments.node_reduction import config as nr_config
 from experiments.node_reduction import search as nr_run
@@ -80,7 +82,7 @@ def test_resume_runs_only_missing_records(tmp_path):
 
 def test_other_configuration_refused_in_same_folder(tmp_path):
     _run(PIG, tmp_path)
-    with pytest.raises(nr_config.NodeReductionError, match="different configuration"):
+    with pytest.raises(ExperimentError, match="different configuration"):
         _run(dict(PIG, depths=["1", "3"]), tmp_path)
 
 
@@ -149,9 +151,9 @@ def test_openspiel_baseline_agrees_and_over_budget_is_skipped(tmp_path, monkeypa
     assert records and all(r["status"] == "ok" and r["mismatch"] is False for r in records)
 
     def too_slow(*args, **kwargs):
-        raise nr_run._BudgetExceeded()
+        raise BudgetExceeded()
 
-    monkeypatch.setattr(nr_run, "run_openspiel", too_slow)
+    monkeypatch.setattr(nr_run, "openspiel_expectiminimax", too_slow)
     _, out, _ = _run(options, tmp_path / "slow")
     records = {
         (r["position"], r["depth"]): r
@@ -164,16 +166,16 @@ def test_openspiel_baseline_agrees_and_over_budget_is_skipped(tmp_path, monkeypa
 
 
 def test_configuration_errors_are_clear(tmp_path):
-    with pytest.raises(nr_config.NodeReductionError, match="accepted: expectiminimax"):
+    with pytest.raises(ExperimentError, match="accepted: expectiminimax"):
         nr_config.build_config({"algorithms": ["star3"]})
-    with pytest.raises(nr_config.NodeReductionError, match="--trials"):
+    with pytest.raises(ExperimentError, match="--trials"):
         nr_config.build_config({"preset": "ballard_table3", "positions": 5})
     with pytest.raises(ValueError, match="accepted: ballard_table1"):
         nr_config.build_config({"preset": "nope"})
     options = dict(
         PIG, algorithms=["chanceprobcut"], probcut_calibration=str(tmp_path / "missing.json")
     )
-    with pytest.raises(nr_config.NodeReductionError, match="no ChanceProbCut calibration"):
+    with pytest.raises(ExperimentError, match="no ChanceProbCut calibration"):
         _run(options, tmp_path / "pc")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from experiments.common.errors import ExperimentError
 from experiments.node_reduction import config as nr_config
 from experiments.node_reduction import study, tasks
 from experiments.node_reduction.presets import get_preset
@@ -12,8 +13,8 @@ from experiments.node_reduction.presets import get_preset
 def _payloads(options: dict, algorithms: list[str]) -> dict[str, tasks.Payload]:
     config = nr_config.build_config(options)
     entries = nr_config.make_positions(config, None)
-    units, _ = study.units_of(config, entries)
-    made = tasks.make_tasks(study.settings_of(config), units, algorithms)
+    rows, _ = study.rows_of(config, entries)
+    made = tasks.make_tasks(study.settings_of(config), rows, algorithms)
     return {task.id: payload for task, payload in made}
 
 
@@ -59,7 +60,7 @@ def test_table6_has_the_depth7_and_large_b_cells():
 def test_levels_pick_table6_cells_and_bad_levels_are_refused():
     config = nr_config.build_config({"preset": "ballard_table6", "sizes": ["4"], "levels": ["7"]})
     assert [c[:3] for c in config["ballard_cases"]] == [[4, 7, "best"], [4, 7, "average"]]
-    with pytest.raises(nr_config.NodeReductionError, match="--levels"):
+    with pytest.raises(ExperimentError, match="--levels"):
         nr_config.build_config({"preset": "ballard_table6", "levels": ["9"]})
-    with pytest.raises(nr_config.NodeReductionError, match="--levels"):
+    with pytest.raises(ExperimentError, match="--levels"):
         nr_config.build_config({"game": "pig", "levels": ["3"]})

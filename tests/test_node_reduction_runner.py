@@ -50,12 +50,12 @@ def test_one_and_two_workers_write_the_same_records(tmp_path, options):
 def test_one_task_per_position_with_its_depths_in_order():
     config = nr_config.build_config({"game": "pig(winscore=20)", "depths": ["3,1"]})
     entries = nr_config.make_positions(config, None)
-    units, cases = study.units_of(config, entries)
-    made = tasks.make_tasks(study.settings_of(config), units, config["algorithms"])
+    rows, cases = study.rows_of(config, entries)
+    made = tasks.make_tasks(study.settings_of(config), rows, config["algorithms"])
     assert [t.id for t, _ in made] == [e["id"] for e in entries]
     assert cases == ["depth=1", "depth=3"]
     for _, payload in made:
-        assert [u.depth for u in payload.units] == [1, 3]
+        assert [u.depth for u in payload.rows] == [1, 3]
         assert len(payload.record_ids()) == 2 * len(config["algorithms"])
 
 
@@ -90,8 +90,8 @@ def test_a_position_over_its_task_timeout_skips_the_rest(tmp_path, monkeypatch):
 def test_failed_task_becomes_error_records_for_each_search():
     config = nr_config.build_config({"game": "pig(winscore=20)", "depths": ["1"], "positions": 1})
     entries = nr_config.make_positions(config, None)
-    units, _ = study.units_of(config, entries)
-    [(_, payload)] = tasks.make_tasks(study.settings_of(config), units, config["algorithms"])
+    rows, _ = study.rows_of(config, entries)
+    [(_, payload)] = tasks.make_tasks(study.settings_of(config), rows, config["algorithms"])
     records = tasks.failed_records(payload, "worker process died")
     assert [r["id"] for r in records] == payload.record_ids()
     assert all(r["status"] == "error" and r["error"] == "worker process died" for r in records)

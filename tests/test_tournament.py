@@ -16,6 +16,7 @@ import pytest
 from bots import native_engine
 from experiments import tournament
 from experiments.common import results, runner
+from experiments.common.errors import ExperimentError
 from experiments.common.runner import RunnerOptions, ray_available
 from experiments.tournament import play as tournament_play
 from experiments.tournament import stats
@@ -170,7 +171,7 @@ def test_local_pool_and_ray_give_identical_results(tmp_path):
 
 def test_ray_executor_without_ray_says_how_to_install_it(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "ray_available", lambda: False)
-    with pytest.raises(tournament.TournamentError, match=r"pip install 'starspiel\[ray\]'"):
+    with pytest.raises(ExperimentError, match=r"pip install 'starspiel\[ray\]'"):
         run(config(), tmp_path, executor="ray")
 
 

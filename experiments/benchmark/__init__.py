@@ -3,13 +3,6 @@
 (`python -m experiments.benchmark.evaluator_speed`, `python -m experiments.benchmark.game_speed`),
 whole long games (`.full_games`) and time to depth / equal-time depth (`.depth`)."""
 
-from experiments.benchmark.run import (
-    SECTIONS,
-    parse_int_list,
-    parse_per_game,
-    resolve_config,
-    run,
-    split_games,
-)
+from experiments.benchmark.run import SECTIONS, resolve_config, run
 
-__all__ = ["SECTIONS", "parse_int_list", "parse_per_game", "resolve_config", "run", "split_games"]
+__all__ = ["SECTIONS", "resolve_config", "run"]

@@ -13,20 +13,17 @@ game lives with; their CPU time is recorded beside it.
 
 from __future__ import annotations
 
-import gc
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pyspiel
-from open_spiel.python.algorithms import minimax as os_minimax
 
 import bots
-from bots import search as search_lib
 from bots.evaluators import default_evaluator
 from experiments.common import games as common_games
-from experiments.common import positions as common_positions
+from experiments.common import measure
+from experiments.common.errors import ExperimentError
 
 # (label, engine algorithm, tt_size) in table order; tt_size None = the --tt_size flag.
 ALGORITHMS: tuple[tuple[str, str, int | None], ...] = (
@@ -57,75 +54,23 @@ DEFAULT_PLY_RANGE = (0, 20)
 VALUE_TOLERANCE = 1e-9
 
 
-class BenchmarkError(ValueError):
-    """A configuration problem reported to the user without a traceback."""
-
-
-def load_game(game_string: str) -> pyspiel.Game:
-    """The one game loader of the experiments, with the benchmark's error type."""
-    try:
-        return common_games.load_game(game_string)
-    except common_games.GameError as error:
-        raise BenchmarkError(str(error)) from error
-
-
-def sample_positions(
-    game: pyspiel.Game, game_string: str, count: int, seed: int
-) -> list[pyspiel.State]:
-    """Decision nodes from the project's one seeded sampler (experiments.common.positions).
-
-    Position i plays a number of random decisions drawn from the game's
-    PLY_RANGES entry; the same (game, seed, i) always gives the same position.
-    """
-    plies = PLY_RANGES.get(common_games.short_name(game_string), DEFAULT_PLY_RANGE)
-    try:
-        return common_positions.sample_positions(game, count, seed, plies)
-    except ValueError as error:
-        raise BenchmarkError(str(error)) from error
-
-
-state_from_history = common_positions.state_from_history
+def plies(game_string: str) -> tuple[int, int]:
+    """The PLY_RANGES entry of a game (by short name), for the shared position sampler."""
+    return PLY_RANGES.get(common_games.short_name(game_string), DEFAULT_PLY_RANGE)
 
 
 CLOCKS = ("cpu", "wall")
 
 
-def _timed(fn: Callable[[], Any], repeats: int, clock: str = "cpu") -> tuple[Any, dict[str, float]]:
-    """Result of ``fn`` and its fastest time over ``repeats`` runs, GC paused.
-
-    Both clocks are read around every run and minimised separately:
-    ``cpu_seconds`` (this thread's CPU time, robust when other processes share
-    the cores) and ``wall_seconds``; ``seconds`` is the one named by ``clock``.
-    """
+def _seconds(timing: measure.Timing, clock: str) -> dict[str, float]:
+    """The record's time fields: both clocks, and ``seconds`` on the one asked for."""
     if clock not in CLOCKS:
-        raise BenchmarkError(f"unknown clock {clock!r}; accepted: {', '.join(CLOCKS)}")
-    best_wall = best_cpu = float("inf")
-    result = None
-    enabled = gc.isenabled()
-    for _ in range(repeats):
-        gc.disable()
-        try:
-            cpu_start = time.thread_time()
-            start = time.perf_counter()
-            result = fn()
-            wall = time.perf_counter() - start
-            cpu = time.thread_time() - cpu_start
-        finally:
-            if enabled:
-                gc.enable()
-        best_wall = min(best_wall, wall)
-        best_cpu = min(best_cpu, cpu)
-    times = {"wall_seconds": best_wall, "cpu_seconds": best_cpu}
-    times["seconds"] = times[f"{clock}_seconds"]
-    return result, times
+        raise ExperimentError(f"unknown clock {clock!r}; accepted: {', '.join(CLOCKS)}")
+    times = {"wall_seconds": timing.wall, "cpu_seconds": timing.cpu}
+    return {**times, "seconds": times[f"{clock}_seconds"]}
 
 
 # ------------------------------------------------------------ OpenSpiel side
-
-
-def openspiel_value_fn(evaluator: Any, player: int) -> Callable[[pyspiel.State], float]:
-    """The value function the brief prescribes: the same evaluator object, one player's entry."""
-    return lambda s: evaluator.evaluate(s)[player]
 
 
 def openspiel_timed(
@@ -137,11 +82,12 @@ def openspiel_timed(
     clock: str = "cpu",
 ) -> dict[str, Any]:
     """OpenSpiel's own Python expectiminimax, unmodified: value, action, seconds."""
-    value_fn = openspiel_value_fn(evaluator, player)
-    (value, action), times = _timed(
-        lambda: os_minimax.expectiminimax(state, depth, value_fn, player), repeats, clock
+    (value, action, _), timing = measure.timed(
+        lambda: measure.openspiel_expectiminimax(state, depth, evaluator, player),
+        repeats,
+        pause_gc=True,
     )
-    return {"value": float(value), "action": action, **times}
+    return {"value": value, "action": action, **_seconds(timing, clock)}
 
 
 def openspiel_count(state: pyspiel.State, depth: int, player: int) -> dict[str, int]:
@@ -196,17 +142,18 @@ def ours_timed(
     clock: str = "cpu",
 ) -> dict[str, Any]:
     """One ``bots.search.search`` call (fresh Searcher and table) timed as a whole."""
-    result, times = _timed(
-        lambda: search_lib.search(
-            game, state, algorithm, depth, evaluator=evaluator, tt_size=tt_size, player=player
-        ),
-        repeats,
-        clock,
+    record, timing = measure.timed_search(
+        game,
+        state,
+        algorithm,
+        depth,
+        repeats=repeats,
+        pause_gc=True,
+        evaluator=evaluator,
+        tt_size=tt_size,
+        player=player,
     )
-    record = {"value": float(result.value), "action": result.action, "engine": result.engine}
-    record.update(times)
-    record.update(result.stats)
-    return record
+    return {**record, **_seconds(timing, clock)}
 
 
 def measure_position(
@@ -241,79 +188,39 @@ def measure_position(
 # ------------------------------------------------------- time-limited moves
 
 
-class _GcTimer:
-    """Sums the wall time of garbage collections (via gc.callbacks) while installed."""
-
-    def __init__(self):
-        self.total = 0.0
-        self._start = 0.0
-
-    def __call__(self, phase: str, info: dict) -> None:
-        if phase == "start":
-            self._start = time.perf_counter()
-        else:
-            self.total += time.perf_counter() - self._start
-
-    def __enter__(self) -> _GcTimer:
-        gc.callbacks.append(self)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        gc.callbacks.remove(self)
-
-
 def time_limited_moves(
     game: pyspiel.Game, game_string: str, spec: str, moves: int, seed: int, time_limit: float
 ) -> list[dict[str, Any]]:
     """Wall time of ``moves`` bot moves in seeded games where the bot plays every seat.
 
-    One bot per seat is kept for the whole run (its table persists across
-    moves, as in a match); chance events are drawn from a seeded generator.
-    Each move's time is measured around ``bot.step`` from the outside, so it
-    includes everything the caller waits for; the thread's CPU time of the
-    same call is recorded beside it, to tell the engine's overrun from time
-    the operating system gave to other processes, and so is the time spent in
-    garbage collections during the call.
+    One bot per seat is kept for the whole run (its table persists across moves and
+    games, as in a match). Besides the wall time, each move records the thread's
+    CPU time, which tells the engine's overrun from time the operating system gave
+    to other processes, and the time spent in garbage collections.
     """
-    rng = random.Random(f"benchmark-overrun:{game_string}:{seed}")
+    choose_chance = measure.seeded_chance(random.Random(f"benchmark-overrun:{game_string}:{seed}"))
     seats = [bots.make_bot(spec, game, player) for player in range(game.num_players())]
     records: list[dict[str, Any]] = []
-    state = game.new_initial_state()
-    game_index = 0
-    with _GcTimer() as gc_timer:
-        while len(records) < moves:
-            if state.is_terminal():
-                state = game.new_initial_state()
-                game_index += 1
-                continue
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(
-                    rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-                )
-                continue
-            bot = seats[state.current_player()]
-            gc_before = gc_timer.total
-            cpu_start = time.thread_time()
-            start = time.perf_counter()
-            action = bot.step(state)
-            elapsed = time.perf_counter() - start
-            cpu = time.thread_time() - cpu_start
-            info = bot.last_search
+    game_index = -1
+    while len(records) < moves:
+        game_index += 1
+        for move in measure.TimedGame(game.new_initial_state(), seats, choose_chance).moves():
+            info = move.search or {}
             records.append(
                 {
                     "game_index": game_index,
-                    "seconds": elapsed,
-                    "cpu_seconds": cpu,
-                    "gc_seconds": gc_timer.total - gc_before,
-                    "overrun": elapsed - time_limit,
+                    "seconds": move.seconds,
+                    "cpu_seconds": move.cpu_seconds,
+                    "gc_seconds": move.gc_seconds,
+                    "overrun": move.seconds - time_limit,
                     "depth": info["depth"],
                     "completed": bool(info["completed"]),
                     "nodes": info["nodes"],
-                    "legal_actions": len(state.legal_actions()),
+                    "legal_actions": move.legal_actions,
                 }
             )
-            state.apply_action(action)
+            if len(records) >= moves:
+                break
     return records
 
 

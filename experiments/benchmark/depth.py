@@ -1,48 +1,12 @@
-r"""Time to depth and equal-time depth: what pruning buys a bot that plays on a clock.
+"""Time to depth and equal-time depth: what pruning buys a bot that plays on a clock.
 
-  python -m experiments.benchmark.depth --out=results/depth          # both sections
-  python -m experiments.benchmark.depth --sections=time_to_depth --games=backgammon
-  python -m experiments.benchmark.depth --sections=time_to_depth --depths="pig:5" \
-      --algorithms="star2,star2(probing_factor=2),star2(max_depth=3,tt_size=0)"
-  python -m experiments.benchmark.depth --sections=equal_time --time_limits=0.2,1
-  python -m experiments.benchmark.depth --quick --out=/tmp/depth     # CI smoke run
+  python -m experiments.benchmark.depth --out=results/depth
+  python -m experiments.benchmark.depth --quick --out=/tmp/depth     # smoke run
 
-**Time to depth** (Hauk, Buro and Schaeffer's measure). On each seeded decision
-position, each algorithm runs as its bot does from a fresh start: a fresh bot
-(its default table) deepens 1, 2, ... on one searcher, the previous iteration's
-move searched first. The record holds, per completed depth, the cumulative
-process CPU time and nodes. Each algorithm deepens to the game's depth D in
---depths (or to the spec's own max_depth if smaller); expectiminimax, the
-reference, deepens to D-1 only, since the ratio needs it no deeper (its
-backgammon depth 3, unpruned at chance nodes, would dwarf the rest of the run). An
-iteration that would run past --budget wall seconds is stopped and the
-deepening ends there; once an iteration evaluates no leaf (the tree is
-exhausted) the bot would stop, so the deeper depths are recorded at the same
-cost. The summary gives, per game and depth d, time(algorithm, d+1) /
-time(expectiminimax, d) summed over the positions both completed, and each
-algorithm's CPU cost per node relative to expectiminimax's at d, counting all
-nodes and counting only the nodes the table did not answer (the records keep
-the table hits).
-
-**Equal-time depth.** A fresh bot with `time_limit=T` plays one move on each
-position; the record holds its deepest completed iteration, nodes and wall time.
-The summary gives the mean (with standard error) and median depth per bot, and
-on how many positions each bot went deeper, and shallower, than expectiminimax.
-
-**Ordering bound** (``--sections=ordering_bound``, not run by default): each algorithm's
-iteration D with the best moves of a completed search at D imposed on its table, against
-the reference's time to D-1: what perfect move ordering could still buy
-(``experiments/benchmark/ordering_bound.py``).
-
-**Positions.** By default the shared sampler's (random play from the start).
-With --positions_from=FOLDER both sections use instead the decision positions a
-tournament's bots met in its recorded games (its games.jsonl), drawn with --seed:
-what a bot's depth lead is worth in that tournament depends on these.
-
-Timings are only comparable when nothing else runs: --workers defaults to 1
-(in this process). One task is one (section, game, position, bot, time limit),
-so a run resumes where it stopped; node counts at fixed depth are the same for
-any number of workers.
+Each task is one (section, game, position, bot, time limit), so a run resumes where it
+stopped. Timings are comparable only when nothing else runs, hence --workers=1 by
+default. What each section measures and what its columns mean: docs/benchmark.md,
+"Time to depth and equal-time depth".
 """
 
 from __future__ import annotations
@@ -53,7 +17,6 @@ import math
 import os
 import statistics
 import sys
-import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -61,12 +24,12 @@ from typing import Any
 import bots
 from bots.calibration import calibration_command, default_calibration_path
 from bots.search import SearchTimeout
-from bots.spec import parse_spec, split_top_level
+from bots.spec import parse_spec, split_top_level, with_params
 from experiments.benchmark import ordering_bound
-from experiments.benchmark.core import DEFAULT_PLY_RANGE, PLY_RANGES
-from experiments.benchmark.run import parse_per_game, split_games
+from experiments.benchmark.core import plies
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game, short_name
+from experiments.common.measure import timed, timed_iteration
 from experiments.common.positions import (
     positions_from_games,
     sample_position,
@@ -157,18 +120,12 @@ _define.string("out", "results/depth", "Results folder.")
 flags.define_runner_flags(_define, workers_default=1)
 
 
-def with_params(spec: str, **params: Any) -> tuple[str, dict[str, Any]]:
-    """The bot name and its spec parameters with ``params`` added (they win)."""
-    name, spec_params = parse_spec(spec)
-    return name, {**spec_params, **params}
-
-
-def _position(payload: dict[str, Any]) -> tuple[Any, Any]:
+def task_position(payload: dict[str, Any]) -> tuple[Any, Any]:
+    """The game and position of a task: a recorded history, else the shared sampler's."""
     game = load_game(payload["game"])
     if "history" in payload:
         return game, state_from_history(game, payload["history"])
-    plies = PLY_RANGES.get(short_name(payload["game"]), DEFAULT_PLY_RANGE)
-    return game, sample_position(game, payload["seed"], payload["index"], plies)
+    return game, sample_position(game, payload["seed"], payload["index"], plies(payload["game"]))
 
 
 def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
@@ -179,9 +136,8 @@ def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
     a per-iteration wall budget instead of the move's deadline and the process
     CPU time read after every iteration.
     """
-    game, state = _position(payload)
-    name, params = with_params(payload["bot"])
-    bot = bots.make_bot(name, game, state.current_player(), **params)
+    game, state = task_position(payload)
+    bot = bots.make_bot(payload["bot"], game, state.current_player())
     searcher = bot.searcher
     searcher.reset_stats()
     order: list[int] = []
@@ -192,15 +148,13 @@ def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
             depths.append(dict(depths[-1], depth=depth))
             continue
         evaluations, hits = searcher.evaluations, searcher.tt_hits
-        searcher.deadline = time.perf_counter() + payload["budget"]
-        start = time.process_time()
         try:
-            _, action = searcher.search(state, depth, root_order=order)
+            _, action, timing = timed_iteration(
+                searcher, state, depth, budget=payload["budget"], root_order=order
+            )
         except SearchTimeout:
             break
-        finally:
-            searcher.deadline = None
-            cpu += time.process_time() - start
+        cpu += timing.process
         row: dict[str, Any] = {
             "depth": depth,
             "cpu": cpu,
@@ -216,12 +170,11 @@ def time_to_depth(payload: dict[str, Any]) -> dict[str, Any]:
 
 def equal_time(payload: dict[str, Any]) -> dict[str, Any]:
     """One runner task: one move of a fresh time-limited bot on one position."""
-    game, state = _position(payload)
-    name, params = with_params(payload["bot"], time_limit=payload["time_limit"])
-    bot = bots.make_bot(name, game, state.current_player(), **params)
-    start = time.perf_counter()
-    bot.step(state)
-    wall = time.perf_counter() - start
+    game, state = task_position(payload)
+    spec = with_params(payload["bot"], time_limit=payload["time_limit"])
+    bot = bots.make_bot(spec, game, state.current_player())
+    cap = parse_spec(spec)[1].get("max_depth")
+    _, timing = timed(lambda: bot.step(state))
     stats = bot.last_search
     return {
         "id": payload["id"],
@@ -232,20 +185,17 @@ def equal_time(payload: dict[str, Any]) -> dict[str, Any]:
         # The bot stops deepening once its value is proven (every leaf it reached
         # was terminal, so deeper search cannot change the move) or at its default
         # depth cap; a spec's own max_depth is a cap, not a proof.
-        "proved": bool(stats["completed"])
-        and not (
-            isinstance(params.get("max_depth"), int) and stats["depth"] >= params["max_depth"]
-        ),
+        "proved": bool(stats["completed"]) and not (isinstance(cap, int) and stats["depth"] >= cap),
         "nodes": int(stats["nodes"]),
-        "wall": wall,
+        "wall": timing.wall,
         "engine": stats.get("engine"),
     }
 
 
 def ordering_bound_task(payload: dict[str, Any]) -> dict[str, Any]:
     """One runner task: one algorithm's tree at depth D with the best moves known."""
-    game, state = _position(payload)
-    name, params = with_params(payload["bot"])
+    game, state = task_position(payload)
+    name, params = parse_spec(payload["bot"])
     record = ordering_bound.ordering_bound(
         game, state, name, params, payload["max_depth"], payload["rounds"]
     )
@@ -271,7 +221,7 @@ def _skip_reason(spec: str, game_string: str) -> str | None:
     Any other problem with the spec (an unknown name or parameter) is an error.
     """
     game = load_game(game_string)
-    name, params = with_params(spec)
+    name, params = parse_spec(spec)
     if (
         name == "chanceprobcut"
         and params.get("calibration") is None
@@ -280,7 +230,7 @@ def _skip_reason(spec: str, game_string: str) -> str | None:
         return (
             f"no committed ChanceProbCut calibration (make one with: {calibration_command(game)})"
         )
-    bots.make_bot(name, game, 0, **params)  # a bad spec fails here, before any task runs
+    bots.make_bot(spec, game, 0)  # a bad spec fails here, before any task runs
     return None
 
 
@@ -288,7 +238,7 @@ def _algorithm_depth(spec: str, game_depth: int) -> int:
     """How deep one algorithm deepens: the reference to D-1, others to D or their max_depth."""
     if spec == REFERENCE:
         return max(1, game_depth - 1)
-    cap = with_params(spec)[1].get("max_depth")
+    cap = parse_spec(spec)[1].get("max_depth")
     return min(game_depth, cap) if isinstance(cap, int) else game_depth
 
 
@@ -368,7 +318,7 @@ def build_tasks(settings: dict[str, Any], log: Any = print) -> list[runner.Task]
 
 
 def _ordering_skip(spec: str, game_string: str, log: Any) -> bool:
-    reason = ordering_bound.skip_reason(with_params(spec)[1])
+    reason = ordering_bound.skip_reason(parse_spec(spec)[1])
     if reason:
         log(f"ordering bound: {spec} skipped on {game_string}: {reason}")
     return reason is not None
@@ -640,7 +590,7 @@ def _depth_for(game_string: str, depths: dict[str, int]) -> int:
 def settings_from_flags() -> dict[str, Any]:
     quick = QUICK if FLAGS.quick else {}
     depths_text = quick.get("depths", FLAGS.depths)
-    default, per_game = parse_per_game(depths_text, "--depths")
+    default, per_game = parsing.parse_per_game(depths_text, "--depths")
     if default is not None:
         raise ValueError(
             f"--depths needs a game for every depth ('game:D;game:D'), got {default!r}"
@@ -650,12 +600,14 @@ def settings_from_flags() -> dict[str, Any]:
         load_game(game_string)
         depths[game_string] = parsing.parse_int_list(depth, "--depths", minimum=1)[-1]
     equal_time_games = list(
-        quick.get("equal_time_games", [g.strip() for g in split_games(FLAGS.equal_time_games)])
+        quick.get(
+            "equal_time_games", [g.strip() for g in parsing.split_games(FLAGS.equal_time_games)]
+        )
     )
     for game_string in equal_time_games:
         load_game(game_string)
     if FLAGS.games:
-        games = [g.strip() for g in split_games(FLAGS.games) if g.strip()]
+        games = [g.strip() for g in parsing.split_games(FLAGS.games) if g.strip()]
         for game_string in games:
             load_game(game_string)
         equal_time_games = games

@@ -20,7 +20,6 @@ import json
 import os
 import statistics
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +28,8 @@ from absl import app, flags
 import bots
 import games  # noqa: F401  (registers the custom games)
 from bots import native_engine
-from experiments.benchmark.depth import _position
+from experiments.benchmark.depth import task_position
+from experiments.common.measure import timed, timed_iteration
 from experiments.common.results import ResultsFolder, write_atomic
 
 SECTIONS = ("engines", "floor", "openspiel")
@@ -64,22 +64,17 @@ def parse_pairs(items: Sequence[str]) -> list[tuple[str, int]]:
     return pairs
 
 
-def _cpu(function: Any) -> tuple[Any, float]:
-    start = time.process_time()
-    result = function()
-    return result, time.process_time() - start
-
-
 def star2_search(game: Any, state: Any, depth: int, engine: str) -> tuple[dict, float]:
     """One fixed-depth star2 search from a fresh bot: (stats with value/action, CPU s)."""
     bot = bots.make_bot(f"star2(max_depth={depth})", game, state.current_player(), engine=engine)
     searcher = bot.searcher
-    (value, action), cpu = _cpu(lambda: searcher.search(state, depth))
-    return {**searcher.stats(), "value": value, "action": action, "engine": searcher.engine}, cpu
+    value, action, timing = timed_iteration(searcher, state, depth)
+    record = {**searcher.stats(), "value": value, "action": action, "engine": searcher.engine}
+    return record, timing.process
 
 
 def measure_engines(game_string: str, depth: int, index: int, seed: int) -> dict[str, Any]:
-    game, state = _position({"game": game_string, "seed": seed, "index": index})
+    game, state = task_position({"game": game_string, "seed": seed, "index": index})
     python, python_cpu = star2_search(game, state, depth, "python")
     native, native_cpu = star2_search(game, state, depth, "native")
     same = {k: v for k, v in python.items() if k != "engine"} == {
@@ -100,13 +95,13 @@ def _against_baseline(
     """Native star2 and a C++ baseline of the extension on one position: (star2's record,
     its CPU s, the baseline's result, its CPU s)."""
     module = native_engine.require()
-    game, state = _position({"game": game_string, "seed": seed, "index": index})
+    game, state = task_position({"game": game_string, "seed": seed, "index": index})
     native, native_cpu = star2_search(game, state, depth, "native")
     evaluator = bots.make_bot("star2", game, 0, engine="native").searcher.native_evaluator
     player = state.current_player()
     run = getattr(module, baseline)
-    result, cpu = _cpu(lambda: run(game, state, depth, evaluator, player))
-    return native, native_cpu, result, cpu
+    result, timing = timed(lambda: run(game, state, depth, evaluator, player))
+    return native, native_cpu, result, timing.process
 
 
 def measure_floor(game_string: str, depth: int, index: int, seed: int) -> dict[str, Any]:

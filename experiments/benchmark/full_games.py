@@ -22,8 +22,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import bots
+from bots.spec import with_params
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game
+from experiments.common.measure import TimedGame, move_time_tolerance, seeded_chance
+from experiments.common.tables import markdown_table
 
 GAMES = ("2048", "yacht", "maedn", "banqi")
 RECORDS_FILE = "records.jsonl"
@@ -37,17 +40,6 @@ _define.string("out", None, "Results folder (default results/full_games-<time_li
 _define.float("game_timeout", 3600.0, "Wall-time limit of one game in seconds.", lower_bound=1)
 
 
-def tolerance(time_limit: float) -> float:
-    """The slack a timed move is allowed: time_limit + 10% + 20 ms."""
-    return time_limit * 1.1 + 0.02
-
-
-def bot_spec(bot: str, time_limit: float) -> str:
-    if "(" in bot:
-        return f"{bot[:-1]},time_limit={time_limit})"
-    return f"{bot}(time_limit={time_limit})"
-
-
 def play_full_game(payload: dict[str, Any]) -> dict[str, Any]:
     """One runner task: the game in a fresh process, so its peak memory is its own."""
     with multiprocessing.get_context("spawn").Pool(1) as pool:
@@ -57,25 +49,18 @@ def play_full_game(payload: dict[str, Any]) -> dict[str, Any]:
 def play_in_this_process(payload: dict[str, Any]) -> dict[str, Any]:
     """A whole game; move times, depths and this process's peak memory."""
     game = load_game(payload["game"])
-    spec = bot_spec(payload["bot"], payload["time_limit"])
+    spec = with_params(payload["bot"], time_limit=payload["time_limit"])
     seats = [bots.make_bot(spec, game, player) for player in range(game.num_players())]
-    rng = random.Random(f"full_games:{payload['game']}:{payload['seed']}")
-    state = game.new_initial_state()
+    choose_chance = seeded_chance(random.Random(f"full_games:{payload['game']}:{payload['seed']}"))
+    play = TimedGame(game.new_initial_state(), seats, choose_chance)
     move_times: list[float] = []
     depths: list[int] = []
     start = time.perf_counter()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
-            continue
-        bot = seats[state.current_player()]
-        before = time.perf_counter()
-        action = bot.step(state)
-        move_times.append(time.perf_counter() - before)
-        depths.append(int(bot.last_search["depth"]))
-        state.apply_action(action)
-    limit = tolerance(payload["time_limit"])
+    for move in play.moves():
+        move_times.append(move.seconds)
+        depths.append(int((move.search or {})["depth"]))
+    state = play.state
+    limit = move_time_tolerance(payload["time_limit"])
     worst = max(move_times) if move_times else 0.0
     return {
         "id": payload["id"],
@@ -96,21 +81,36 @@ def play_in_this_process(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def summary_table(records: Sequence[dict[str, Any]]) -> str:
-    lines = [
-        "| game | seed | moves | mean depth | mean move s | worst move s | tolerance s | "
-        "moves over tolerance | max RSS MB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    header = [
+        "game",
+        "seed",
+        "moves",
+        "mean depth",
+        "mean move s",
+        "worst move s",
+        "tolerance s",
+        "moves over tolerance",
+        "max RSS MB",
     ]
+    rows = []
     for r in sorted(records, key=lambda r: (r["game"], r["seed"])):
         if r.get("error"):
-            lines.append(f"| {r['id']} | | | | | | | error: {r['error'][:60]} | |")
+            rows.append([r["id"], "", "", "", "", "", "", f"error: {r['error'][:60]}", ""])
             continue
-        lines.append(
-            f"| {r['game']} | {r['seed']} | {r['moves']} | {r['mean_depth']:.2f} | "
-            f"{r['mean_move']:.4f} | {r['worst_move']:.4f} | {r['tolerance']:.3f} | "
-            f"{r['over_tolerance']} | {r['max_rss_mb']:.0f} |"
+        rows.append(
+            [
+                r["game"],
+                r["seed"],
+                r["moves"],
+                f"{r['mean_depth']:.2f}",
+                f"{r['mean_move']:.4f}",
+                f"{r['worst_move']:.4f}",
+                f"{r['tolerance']:.3f}",
+                r["over_tolerance"],
+                f"{r['max_rss_mb']:.0f}",
+            ]
         )
-    return "\n".join(lines) + "\n"
+    return markdown_table(header, rows, "-rrrrrrrr") + "\n"
 
 
 def run(
@@ -123,7 +123,7 @@ def run(
 ) -> list[dict[str, Any]]:
     for game_string in game_strings:
         load_game(game_string)  # a bad game string fails before anything runs
-    bot_spec(bot, time_limit)
+    spec = with_params(bot, time_limit=time_limit)  # a bad spec fails before anything runs
     tasks = []
     for game_string in game_strings:
         for seed in seeds:
@@ -142,7 +142,7 @@ def run(
         records = folder.records()
     command = "python -m experiments.benchmark.full_games " + " ".join(sys.argv[1:])
     text = (
-        f"# Whole games, {bot_spec(bot, time_limit)} in every seat\n\n"
+        f"# Whole games, {spec} in every seat\n\n"
         + summary_table(records)
         + f"\nCommand: `{command}`\n"
     )

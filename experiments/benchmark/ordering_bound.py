@@ -22,19 +22,19 @@ depth D searched first, everything else (the earlier iterations' entries and lea
 values, the history scores) as the bot has it: about the least an iteration can
 cost by better ordering (not a proven minimum: the moves are those that cut for the
 windows the previous search met). Against expectiminimax's time to complete D-1 it
-bounds how far the time-to-depth ratio of issue 10 can fall by ordering alone.
+bounds how far the time-to-depth ratio can fall by ordering alone.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
 import bots
 from bots.transposition import MOVE, TranspositionTable
+from experiments.common.measure import timed_iteration
 
 # Entries of a search the ordering rounds learn from; none is evicted at the depths
 # of the benchmark (a star2 search at dice depth 6 stores about 10^6).
@@ -77,9 +77,8 @@ def impose_moves(table: TranspositionTable, source: TranspositionTable) -> None:
 
 def _deepen(searcher: Any, state: Any, depth: int, order: list[int]) -> tuple[float, Any]:
     """One iteration as the bot runs it: CPU seconds, (value, action)."""
-    start = time.process_time()
-    result = searcher.search(state, depth, root_order=order)
-    return time.process_time() - start, result
+    value, action, timing = timed_iteration(searcher, state, depth, root_order=order)
+    return timing.process, (value, action)
 
 
 def ordering_bound(

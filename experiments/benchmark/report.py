@@ -13,12 +13,12 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from experiments.benchmark.core import ALGORITHM_LABELS
+from experiments.common.measure import move_time_tolerance
+from experiments.common.tables import markdown_table
 
-# Targets of the search-core and games issues.
+# The headline targets the summary gives a verdict on.
 TARGET_SPEEDUP = 5.0  # star2+tt vs OpenSpiel expectiminimax, backgammon depth 2
 TARGET_COST_RATIO = 1.5  # our s/node (expectiminimax) / OpenSpiel's s/node
-TARGET_OVERRUN_FRACTION = 0.10  # a move may take time_limit * 1.1 + 20 ms
-TARGET_OVERRUN_SLACK = 0.020
 TARGET_NPS_RATIO = 0.5  # star2 nodes/s on dice vs on pig
 HEADLINE_GAME = "backgammon"
 HEADLINE_DEPTH = 2
@@ -26,7 +26,7 @@ NPS_GAME = "dice(n=5,k=4)"
 NPS_REFERENCE = "pig"
 
 
-def _div(a: float, b: float) -> float:
+def _quotient(a: float, b: float) -> float:
     return a / b if b else math.nan
 
 
@@ -63,7 +63,7 @@ def summarize_fixed(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             "nodes": sum(r["openspiel"]["nodes"] for r in group),
             "evaluations": sum(r["openspiel"]["leaves"] for r in group),
         }
-        os_side["nodes_per_second"] = _div(os_side["nodes"], os_side["seconds"])
+        os_side["nodes_per_second"] = _quotient(os_side["nodes"], os_side["seconds"])
         ours = {}
         for label in ALGORITHM_LABELS:
             runs = [r["ours"][label] for r in group if label in r["ours"]]
@@ -74,7 +74,7 @@ def summarize_fixed(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
                 for key in ("seconds", "nodes", "evaluations", "tt_hits", "probe_nodes")
             }
             side["wall_seconds"] = sum(run.get("wall_seconds", math.nan) for run in runs)
-            side["nodes_per_second"] = _div(side["nodes"], side["seconds"])
+            side["nodes_per_second"] = _quotient(side["nodes"], side["seconds"])
             side["agree"] = sum(1 for run in runs if run["agrees"])
             side["positions"] = len(runs)
             side["max_value_error"] = max(
@@ -89,16 +89,16 @@ def summarize_fixed(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             "ours": ours,
         }
         if "star2+tt" in ours:
-            row["speedup_star2_tt"] = _div(os_side["seconds"], ours["star2+tt"]["seconds"])
-            row["speedup_star2_tt_wall"] = _div(
+            row["speedup_star2_tt"] = _quotient(os_side["seconds"], ours["star2+tt"]["seconds"])
+            row["speedup_star2_tt_wall"] = _quotient(
                 os_side["wall_seconds"], ours["star2+tt"]["wall_seconds"]
             )
         if "expectiminimax" in ours:
-            ours_spn = _div(ours["expectiminimax"]["seconds"], ours["expectiminimax"]["nodes"])
-            os_spn = _div(os_side["seconds"], os_side["nodes"])
+            ours_spn = _quotient(ours["expectiminimax"]["seconds"], ours["expectiminimax"]["nodes"])
+            os_spn = _quotient(os_side["seconds"], os_side["nodes"])
             row["us_per_node_ours"] = ours_spn * 1e6
             row["us_per_node_openspiel"] = os_spn * 1e6
-            row["cost_per_node_ratio"] = _div(ours_spn, os_spn)
+            row["cost_per_node_ratio"] = _quotient(ours_spn, os_spn)
         row["all_agree"] = all(side["agree"] == side["positions"] for side in ours.values())
         rows.append(row)
     return rows
@@ -142,10 +142,10 @@ def fixed_tables(
                 str(row["depth"]),
                 str(row["positions"]),
                 "openspiel emm",
-                _int(os_side["nodes"]),
-                _int(os_side["evaluations"]),
-                _sec(os_side["seconds"]),
-                _k(os_side["nodes_per_second"]),
+                _count(os_side["nodes"]),
+                _count(os_side["evaluations"]),
+                _seconds(os_side["seconds"]),
+                _thousands(os_side["nodes_per_second"]),
                 "-",
             ]
         )
@@ -156,10 +156,10 @@ def fixed_tables(
                     "",
                     "",
                     label,
-                    _int(side["nodes"]),
-                    _int(side["evaluations"]),
-                    _sec(side["seconds"]),
-                    _k(side["nodes_per_second"]),
+                    _count(side["nodes"]),
+                    _count(side["evaluations"]),
+                    _seconds(side["seconds"]),
+                    _thousands(side["nodes_per_second"]),
                     f"{side['agree']}/{side['positions']}",
                 ]
             )
@@ -168,13 +168,13 @@ def fixed_tables(
                 row["game"],
                 str(row["depth"]),
                 str(row["positions"]),
-                _sec(os_side["seconds"]),
-                _sec(row["ours"].get("star2+tt", {}).get("seconds", math.nan)),
+                _seconds(os_side["seconds"]),
+                _seconds(row["ours"].get("star2+tt", {}).get("seconds", math.nan)),
                 _ratio(row.get("speedup_star2_tt", math.nan)),
                 _ratio(row.get("speedup_star2_tt_wall", math.nan)),
                 "yes" if row["all_agree"] else "NO",
-                _num(row.get("us_per_node_openspiel", math.nan), 2),
-                _num(row.get("us_per_node_ours", math.nan), 2),
+                _fixed(row.get("us_per_node_openspiel", math.nan), 2),
+                _fixed(row.get("us_per_node_ours", math.nan), 2),
                 _ratio(row.get("cost_per_node_ratio", math.nan), 2),
             ]
         )
@@ -186,7 +186,7 @@ def fixed_tables(
 
 def summarize_overrun(records: Iterable[dict[str, Any]], time_limit: float) -> list[dict[str, Any]]:
     """Per game and overall: max / p95 of move times, moves above the tolerance."""
-    tolerance = time_limit * (1 + TARGET_OVERRUN_FRACTION) + TARGET_OVERRUN_SLACK
+    tolerance = move_time_tolerance(time_limit)
     rows = []
     every: list[dict] = []
     for record in records:
@@ -215,7 +215,7 @@ def _overrun_row(
         "moves": len(moves),
         "time_limit": time_limit,
         "tolerance": tolerance,
-        "mean_s": _div(sum(seconds), len(seconds)),
+        "mean_s": _quotient(sum(seconds), len(seconds)),
         "p95_s": percentile(seconds, 95),
         "max_s": max(seconds) if seconds else math.nan,
         "max_cpu_s": max(cpu) if cpu else math.nan,
@@ -224,7 +224,7 @@ def _overrun_row(
         "over_limit": sum(1 for s in seconds if s > time_limit),
         "over_tolerance": sum(1 for s in seconds if s > tolerance),
         "depth_min": min(depths) if depths else 0,
-        "depth_mean": _div(sum(depths), len(depths)),
+        "depth_mean": _quotient(sum(depths), len(depths)),
         "depth0_moves": sum(1 for d in depths if d == 0),
     }
 
@@ -250,14 +250,14 @@ def overrun_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[
             [
                 row["game"],
                 str(row["moves"]),
-                _sec(row["mean_s"]),
-                _sec(row["p95_s"]),
-                _sec(row["max_s"]),
-                _num((row["max_s"] - row["time_limit"]) * 1e3, 1),
+                _seconds(row["mean_s"]),
+                _seconds(row["p95_s"]),
+                _seconds(row["max_s"]),
+                _fixed((row["max_s"] - row["time_limit"]) * 1e3, 1),
                 str(row["over_limit"]),
                 str(row["over_tolerance"]),
-                _sec(row["max_cpu_s"]),
-                _num(row["max_gc_s"] * 1e3, 1),
+                _seconds(row["max_cpu_s"]),
+                _fixed(row["max_gc_s"] * 1e3, 1),
                 f"{row['depth_min']}/{row['depth_mean']:.1f}",
                 str(row["depth0_moves"]),
             ]
@@ -291,10 +291,10 @@ def nps_table(records: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[s
                 r["algorithm"],
                 str(r["depth"]),
                 str(r["positions"]),
-                _int(r["nodes"]),
-                _sec(r["seconds"]),
-                _k(r["nodes_per_second"]),
-                _ratio(_div(r["nodes_per_second"], ref) if ref else math.nan, 2),
+                _count(r["nodes"]),
+                _seconds(r["seconds"]),
+                _thousands(r["nodes_per_second"]),
+                _ratio(_quotient(r["nodes_per_second"], ref) if ref else math.nan, 2),
             ]
         )
     return header, body
@@ -381,7 +381,7 @@ def headlines(
     dice = by_game.get((NPS_GAME, "star2"))
     pig = by_game.get((NPS_REFERENCE, "star2"))
     if dice and pig:
-        ratio = _div(dice["nodes_per_second"], pig["nodes_per_second"])
+        ratio = _quotient(dice["nodes_per_second"], pig["nodes_per_second"])
         out.append(
             _verdict(
                 f"star2 nodes/s on {NPS_GAME} ({dice['nodes_per_second']:,.0f}) vs C++ "
@@ -430,27 +430,24 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join([line(header), rule] + [line(r) for r in rows])
 
 
-def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    def line(cells: Sequence[str]) -> str:
-        return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
-
-    align = "|" + "|".join(":---" if i == 0 else "---:" for i in range(len(header))) + "|"
-    return "\n".join([line(header), align] + [line(r) for r in rows])
+def markdown(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """The same table for summary.md: names left-aligned, numbers right-aligned."""
+    return markdown_table(header, rows, "l" + "r" * (len(header) - 1))
 
 
-def _int(value: float) -> str:
+def _count(value: float) -> str:
     return f"{int(value):,}"
 
 
-def _sec(value: float) -> str:
+def _seconds(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value:.4f}"
 
 
-def _k(value: float) -> str:
+def _thousands(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value / 1e3:.1f}"
 
 
-def _num(value: float, digits: int) -> str:
+def _fixed(value: float, digits: int) -> str:
     return "nan" if math.isnan(value) else f"{value:.{digits}f}"
 
 

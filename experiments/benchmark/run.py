@@ -1,29 +1,12 @@
-r"""Benchmark: our searches against OpenSpiel's expectiminimax, time control, speed.
+"""Benchmark: our searches against OpenSpiel's expectiminimax, time control, speed.
 
-  python -m experiments.benchmark                 # full run, about 8-10 minutes
-  python -m experiments.benchmark --quick         # CI smoke run, seconds
-  python -m experiments.benchmark --games=backgammon --depths=1,2 --positions=30
-  python -m experiments.benchmark --depths="pig:1-7;maedn:1-4" --out=results/bench
+  python -m experiments.benchmark --out=results/benchmark   # full run
+  python -m experiments.benchmark --quick                   # CI smoke run, seconds
 
-Three sections, each printed as a table:
-
-1. Fixed depth. On seeded positions (decision nodes reached by seeded random
-   play) of every game: nodes, evaluations, seconds and nodes per second of
-   expectiminimax, star1, star2 and star2 with a transposition table, next to
-   OpenSpiel's ``open_spiel.python.algorithms.minimax.expectiminimax`` run with
-   ``value_fn = lambda s: evaluator.evaluate(s)[player]`` (the same evaluator
-   object) on the same positions: its time, its node count (counting clone of
-   its recursion), whether every value agrees to 1e-9, the speedup of
-   star2+tt and the cost per node of our expectiminimax relative to it.
-2. Time-limited moves: wall time of ``star2(time_limit=...)`` moves measured
-   around ``bot.step``; max, p95 and moves above time_limit + 10% + 20 ms.
-3. Nodes per second of star2 on dice(n=5,k=4) (a Python game on the fast
-   path) next to OpenSpiel's C++ pig.
-
-Then the headline targets, each with its verdict. With --out, records go to
-records.jsonl (one line per game/depth/position, per overrun game, per speed
-run), plus config.json, summary.md and summary.json; rerunning the same
-command on the same folder resumes it and re-summarizes all records.
+Three sections (fixed depth, time-limited moves, nodes per second), each printed as a
+table, then the headline targets with their verdicts. With --out the records resume
+from the same folder. What each section measures: docs/benchmark.md, "The benchmark
+programs".
 """
 
 from __future__ import annotations
@@ -37,8 +20,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bots.spec import with_params
 from experiments.benchmark import core, report
 from experiments.common import flags, parsing, results
+from experiments.common.errors import ExperimentError
+from experiments.common.games import load_game
+from experiments.common.positions import sample_positions
 
 FULL_GAMES = (
     "backgammon",
@@ -159,116 +146,73 @@ _define.string(
 # ---------------------------------------------------------------- parsing
 
 
-def split_games(text: str) -> list[str]:
-    """Splits on commas outside parentheses: 'pig,dice(n=5,k=4)' -> ['pig', 'dice(n=5,k=4)']."""
-    parts, depth, current = [], 0, []
-    for ch in text:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-    parts.append("".join(current))
-    games = [p.strip() for p in parts if p.strip()]
-    if depth != 0 or not games:
-        raise core.BenchmarkError(
-            f"--games: cannot parse {text!r}; expected e.g. 'pig,backgammon,dice(n=5,k=4)'"
-        )
-    return games
-
-
-def parse_int_list(text: str, what: str) -> list[int]:
-    """The experiments' one list parser ('1,2,5', '1-3,6'), with the benchmark's error type."""
-    try:
-        return parsing.parse_int_list(text, what)
-    except ValueError as error:
-        raise core.BenchmarkError(str(error)) from error
-
-
-def parse_per_game(text: str, what: str) -> tuple[str | None, dict[str, str]]:
-    """'pig:1-6;3' -> (default '3', {'pig': '1-6'}). Game strings contain no ':'."""
-    default, per_game = None, {}
-    for entry in filter(None, (e.strip() for e in text.split(";"))):
-        if ":" in entry:
-            game, _, value = entry.rpartition(":")
-            per_game[game.strip()] = value.strip()
-        elif default is None:
-            default = entry
-        else:
-            raise core.BenchmarkError(
-                f"{what}: two defaults in {text!r}; use 'GAME:VALUE;...;DEFAULT'"
-            )
-    return default, per_game
-
-
 def resolve_config(argv_flags: Any) -> dict[str, Any]:
     """The full configuration (everything that decides the results) from flags and preset."""
     preset = PRESETS["quick" if argv_flags.quick else argv_flags.preset]
-    games = split_games(argv_flags.games) if argv_flags.games else list(preset["games"])
+    games = parsing.split_games(argv_flags.games) if argv_flags.games else list(preset["games"])
 
     depth_default, depth_map = preset["default_depths"], dict(preset["depths"])
     if argv_flags.depths:
-        default, given = parse_per_game(argv_flags.depths, "--depths")
+        default, given = parsing.parse_per_game(argv_flags.depths, "--depths")
         if default is not None:
             depth_default, depth_map = default, {}
         depth_map.update(given)
     positions_default, positions_map = preset["default_positions"], dict(preset["positions"])
     if argv_flags.positions:
-        default, given = parse_per_game(argv_flags.positions, "--positions")
+        default, given = parsing.parse_per_game(argv_flags.positions, "--positions")
         if default is not None:
             positions_default, positions_map = default, {}
         positions_map.update(given)
     named = set()
     for text, what in ((argv_flags.depths, "--depths"), (argv_flags.positions, "--positions")):
         if text:
-            named |= set(parse_per_game(text, what)[1])
+            named |= set(parsing.parse_per_game(text, what)[1])
     strays = sorted(named - set(games))
     if strays:
-        raise core.BenchmarkError(
+        raise ExperimentError(
             f"--depths/--positions name {', '.join(strays)}, not in the games ({', '.join(games)})"
         )
     fixed = []
     for game in games:
-        depths = parse_int_list(str(depth_map.get(game, depth_default)), f"--depths for {game}")
-        count = parse_int_list(
+        depths = parsing.parse_int_list(
+            str(depth_map.get(game, depth_default)), f"--depths for {game}"
+        )
+        count = parsing.parse_int_list(
             str(positions_map.get(game, positions_default)), f"--positions for {game}"
         )
         if len(count) != 1 or count[0] < 1:
-            raise core.BenchmarkError(f"--positions for {game}: need one integer >= 1")
+            raise ExperimentError(f"--positions for {game}: need one integer >= 1")
         fixed.append({"game": game, "depths": depths, "positions": count[0]})
 
     algorithms = [a.strip() for a in argv_flags.algorithms]
     unknown = sorted(set(algorithms) - set(core.ALGORITHM_LABELS))
     if unknown:
-        raise core.BenchmarkError(
+        raise ExperimentError(
             f"--algorithms: unknown {', '.join(unknown)}; accepted: "
             f"{', '.join(core.ALGORITHM_LABELS)}"
         )
     sections = [s.strip() for s in argv_flags.sections]
     unknown = sorted(set(sections) - set(SECTIONS))
     if unknown:
-        raise core.BenchmarkError(
+        raise ExperimentError(
             f"--sections: unknown {', '.join(unknown)}; accepted: {', '.join(SECTIONS)}"
         )
     if not argv_flags.time_limit > 0:
-        raise core.BenchmarkError(f"--time_limit must be > 0 seconds, got {argv_flags.time_limit}")
+        raise ExperimentError(f"--time_limit must be > 0 seconds, got {argv_flags.time_limit}")
 
     overrun_games = (
-        split_games(argv_flags.overrun_games)
+        parsing.split_games(argv_flags.overrun_games)
         if argv_flags.overrun_games
         else list(preset["overrun_games"])
     )
     nps = dict(preset["nps"])
     if argv_flags.nps:
-        default, given = parse_per_game(argv_flags.nps, "--nps")
+        default, given = parsing.parse_per_game(argv_flags.nps, "--nps")
         if default is not None:
-            raise core.BenchmarkError("--nps: every entry needs GAME:DEPTH")
+            raise ExperimentError("--nps: every entry needs GAME:DEPTH")
         nps = {
-            game: parse_int_list(depth, f"--nps for {game}")[-1] for game, depth in given.items()
+            game: parsing.parse_int_list(depth, f"--nps for {game}")[-1]
+            for game, depth in given.items()
         }
     return {
         "fixed": fixed,
@@ -317,13 +261,15 @@ def run_fixed(config: dict[str, Any], store: _Store, log=print) -> tuple[list[di
     for item in config["fixed"]:
         game_string = item["game"]
         try:
-            game = core.load_game(game_string)
-        except core.BenchmarkError as e:
+            game = load_game(game_string)
+        except ExperimentError as e:
             skipped.append(f"{game_string}: {e}")
             log(f"  skipped {game_string}: {e}")
             continue
         evaluator = core.default_evaluator(game)
-        positions = core.sample_positions(game, game_string, item["positions"], config["seed"])
+        positions = sample_positions(
+            game, item["positions"], config["seed"], core.plies(game_string)
+        )
         start = time.perf_counter()
         for depth in item["depths"]:
             for index, state in enumerate(positions):
@@ -362,15 +308,15 @@ def run_fixed(config: dict[str, Any], store: _Store, log=print) -> tuple[list[di
 
 def run_overrun(config: dict[str, Any], store: _Store, log=print) -> list[dict]:
     settings = config["overrun"]
-    spec = f"{settings['spec']}(time_limit={settings['time_limit']:g})"
+    spec = with_params(settings["spec"], time_limit=settings["time_limit"])
     records = []
     for game_string in settings["games"]:
         record_id = f"overrun|{game_string}"
         record = store.get(record_id)
         if record is None:
             try:
-                game = core.load_game(game_string)
-            except core.BenchmarkError as e:
+                game = load_game(game_string)
+            except ExperimentError as e:
                 log(f"  skipped {game_string}: {e}")
                 continue
             start = time.perf_counter()
@@ -396,8 +342,8 @@ def run_nps(config: dict[str, Any], store: _Store, log=print) -> list[dict]:
     records = []
     for game_string, depth in settings["games"].items():
         try:
-            game = core.load_game(game_string)
-        except core.BenchmarkError as e:
+            game = load_game(game_string)
+        except ExperimentError as e:
             log(f"  skipped {game_string}: {e}")
             continue
         positions = None
@@ -408,8 +354,8 @@ def run_nps(config: dict[str, Any], store: _Store, log=print) -> list[dict]:
             record = store.get(record_id)
             if record is None:
                 if positions is None:
-                    positions = core.sample_positions(
-                        game, game_string, settings["positions"], config["seed"]
+                    positions = sample_positions(
+                        game, settings["positions"], config["seed"], core.plies(game_string)
                     )
                 size = config["tt_size"] if table is None else table
                 measured = core.nodes_per_second(
@@ -439,7 +385,7 @@ def render(
     skipped: Sequence[str],
     markdown: bool,
 ) -> str:
-    table = report.markdown_table if markdown else report.text_table
+    table = report.markdown if markdown else report.text_table
     title = (lambda s: f"### {s}\n") if markdown else (lambda s: f"== {s} ==")
     parts = []
     if fixed_rows:

@@ -7,8 +7,10 @@ import re
 
 import pyspiel
 
+from experiments.common.errors import ExperimentError
 
-class GameError(ValueError):
+
+class GameError(ExperimentError):
     """A game string that cannot be loaded; the message says why and what is accepted."""
 
 

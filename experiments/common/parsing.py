@@ -1,9 +1,12 @@
-"""One parser for integer lists and ranges given on the command line ("1,2,4-6")."""
+"""Parsers of the experiments' command lines: integer lists and ranges ("1,2,4-6"), game
+lists ("pig,dice(n=5,k=4)") and per-game values ("pig:1-6;2")."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+
+from bots.spec import split_top_level
 
 _ENTRY = re.compile(r"(-?\d+)(?:\s*-\s*(-?\d+))?")
 
@@ -36,3 +39,30 @@ def parse_int_list(text: str | Iterable[str], what: str = "value", minimum: int 
     if not values:
         raise ValueError(f"{what}: no values in {shown!r}; expected e.g. '1,2,4-6'")
     return sorted(values)
+
+
+def split_games(text: str) -> list[str]:
+    """Splits on commas outside parentheses: 'pig,dice(n=5,k=4)' -> ['pig', 'dice(n=5,k=4)']."""
+    try:
+        games = [part.strip() for part in split_top_level(text) if part.strip()]
+    except ValueError:
+        games = []
+    if not games:
+        raise ValueError(
+            f"--games: cannot parse {text!r}; expected e.g. 'pig,backgammon,dice(n=5,k=4)'"
+        )
+    return games
+
+
+def parse_per_game(text: str, what: str) -> tuple[str | None, dict[str, str]]:
+    """'pig:1-6;3' -> (default '3', {'pig': '1-6'}). Game strings contain no ':'."""
+    default, per_game = None, {}
+    for entry in filter(None, (e.strip() for e in text.split(";"))):
+        if ":" in entry:
+            game, _, value = entry.rpartition(":")
+            per_game[game.strip()] = value.strip()
+        elif default is None:
+            default = entry
+        else:
+            raise ValueError(f"{what}: two defaults in {text!r}; use 'GAME:VALUE;...;DEFAULT'")
+    return default, per_game

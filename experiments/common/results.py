@@ -31,6 +31,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from experiments.common.errors import ExperimentError
 from experiments.common.runner import check_not_bootstrapping
 
 try:
@@ -43,7 +44,7 @@ LOCK_FILE = ".lock"
 VERSIONED = ("starspiel", "open_spiel", "numpy", "absl-py", "scipy", "matplotlib", "ray")
 
 
-class ResultsError(ValueError):
+class ResultsError(ExperimentError):
     """The results folder cannot be used; the message says why and what to do."""
 
 
@@ -444,7 +445,7 @@ def _remove_quietly(path: str) -> None:
         pass
 
 
-# ---- the function interface the programs used before ResultsFolder ---------------------------
+# ---- without holding the folder open (the benchmark appends records itself) ------------------
 
 
 def prepare_output_dir(

@@ -12,7 +12,7 @@ from absl import app
 
 from experiments.common import flags
 from experiments.common.runner import RunnerError
-from experiments.node_reduction.config import DEFAULTS, NodeReductionError
+from experiments.node_reduction.config import DEFAULTS
 from experiments.node_reduction.presets import ALGORITHMS, PRESETS, REFERENCE
 from experiments.node_reduction.study import RECORDS_FILE, run
 
@@ -128,7 +128,7 @@ def main(argv: Sequence[str]) -> None:
             plots=FLAGS.plots,
             max_seconds=FLAGS.max_seconds,
         )
-    except (NodeReductionError, RunnerError, ValueError) as error:
+    except (RunnerError, ValueError) as error:  # ExperimentError is a ValueError
         flags.fail(str(error))
         return
     except KeyboardInterrupt:

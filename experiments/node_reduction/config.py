@@ -11,8 +11,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from bots.factory import check_game_supported
 from experiments.common import games as common_games
 from experiments.common import results
+from experiments.common.errors import ExperimentError
 from experiments.common.parsing import parse_int_list
 from experiments.node_reduction import ballard
 from experiments.node_reduction import positions as positions_io
@@ -26,24 +28,19 @@ DEFAULTS: dict[str, Any] = {
     "moves": (4, 30),
     "budget": 60.0,
 }
-# Where bots/ and games/ live (engine_digest hashes their sources).
-
-
-class NodeReductionError(ValueError):
-    """A configuration problem reported to the user without a traceback."""
 
 
 def _parse_ints(values: Sequence[Any], flag: str, minimum: int) -> list[int]:
     try:
         return parse_int_list([str(v) for v in values], flag, minimum=minimum)
     except ValueError as error:
-        raise NodeReductionError(str(error)) from None
+        raise ExperimentError(str(error)) from None
 
 
 def _check_algorithms(names: Sequence[str]) -> list[str]:
     unknown = [n for n in names if n not in ALGORITHMS]
     if unknown or not names:
-        raise NodeReductionError(
+        raise ExperimentError(
             f"unknown algorithm(s) {', '.join(unknown) or '(none)'} in "
             f"--algorithms; accepted: {', '.join(ALGORITHMS)}"
         )
@@ -73,7 +70,7 @@ def build_config(options: dict[str, Any]) -> dict[str, Any]:
         }
     budget = options.get("budget") or (preset.budget if preset else DEFAULTS["budget"])
     if not budget > 0:
-        raise NodeReductionError(f"--budget must be > 0 seconds, got {budget}")
+        raise ExperimentError(f"--budget must be > 0 seconds, got {budget}")
     config["budget"] = float(budget)
     if preset is not None and preset.depth_limits:
         config["depth_limits"] = dict(preset.depth_limits)
@@ -82,7 +79,7 @@ def build_config(options: dict[str, Any]) -> dict[str, Any]:
     if preset is not None and preset.is_ballard:
         for flag in ("game", "depths", "positions", "position_file"):
             if options.get(flag) is not None:
-                raise NodeReductionError(
+                raise ExperimentError(
                     f"--{flag} does not apply to Ballard preset {name!r}: its trees are fixed; use "
                     f"--sizes to pick N values and --trials for the number of random trees"
                 )
@@ -91,7 +88,7 @@ def build_config(options: dict[str, Any]) -> dict[str, Any]:
             sizes = set(_parse_ints(options["sizes"], "--sizes", minimum=1))
             known = sorted({c.n for c in cases})
             if not sizes <= set(known):
-                raise NodeReductionError(
+                raise ExperimentError(
                     f"--sizes {sorted(sizes - set(known))} not in preset "
                     f"{name!r}; accepted: {known}"
                 )
@@ -100,7 +97,7 @@ def build_config(options: dict[str, Any]) -> dict[str, Any]:
             levels = set(_parse_ints(options["levels"], "--levels", minimum=1))
             known = sorted({c.levels for c in cases})
             if not levels <= set(known):
-                raise NodeReductionError(
+                raise ExperimentError(
                     f"--levels {sorted(levels - set(known))} not in preset {name!r}; "
                     f"accepted: {known}"
                 )
@@ -111,7 +108,7 @@ def build_config(options: dict[str, Any]) -> dict[str, Any]:
         return config
     for flag in ("trials", "sizes", "levels"):
         if options.get(flag):
-            raise NodeReductionError(f"--{flag} applies only to the Ballard presets")
+            raise ExperimentError(f"--{flag} applies only to the Ballard presets")
     config["game"] = options.get("game") or (preset.game if preset else DEFAULTS["game"])
     depths = options.get("depths") or (preset.depths if preset else DEFAULTS["depths"].split(","))
     config["depths"] = _parse_ints(depths, "--depths", minimum=1)
@@ -132,24 +129,13 @@ def ballard_cases(config: dict) -> list[ballard.BallardCase]:
     return [ballard.BallardCase(*fields) for fields in config["ballard_cases"]]
 
 
-def load_game(game_string: str) -> Any:
-    """The game, loaded by experiments.common.games and checked as the bots check it."""
-    from bots.factory import check_game_supported  # noqa: PLC0415 - loads the engine
-
-    try:
-        game = common_games.load_game(game_string)
-    except common_games.GameError as error:
-        raise NodeReductionError(str(error)) from None
-    check_game_supported(game, "node_reduction")
-    return game
-
-
 def make_positions(config: dict, position_file: str | None) -> list[dict]:
     """The position entries of this configuration (sampled, Ballard trees or from a file)."""
     common_games.register_custom_games()
     if "ballard_cases" in config:
         return positions_io.ballard_positions(ballard_cases(config))
-    game = load_game(config["game"])
+    game = common_games.load_game(config["game"])
+    check_game_supported(game, "node_reduction")
     if position_file:
         entries = positions_io.load_positions(position_file)
         if config["positions"] < len(entries):
@@ -157,7 +143,7 @@ def make_positions(config: dict, position_file: str | None) -> list[dict]:
         for entry in entries:
             loaded, _ = positions_io.deserialize(entry)
             if str(loaded) != str(game):
-                raise NodeReductionError(
+                raise ExperimentError(
                     f"position {entry['id']!r} of {position_file} is a "
                     f"{loaded} position, not {game}; pass --game={loaded}"
                 )

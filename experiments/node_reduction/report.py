@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots.search import STAT_KEYS
+from experiments.common.tables import markdown_table
 from experiments.node_reduction.presets import INEXACT, REFERENCE, Preset
 
 CSV_COLUMNS = ("preset", "case", "algorithm", "metric", "measured", "published")
@@ -234,23 +235,19 @@ class NodeReport:
             for a in self.algorithms
             if any((c, a, metric) in self.measured or self.by_key.get((c, a)) for c in self.cases)
         ]
-        lines = ["| case | " + " | ".join(algs) + " |", "|---" * (len(algs) + 1) + "|"]
-        for case in self.cases:
-            if not any(self.by_key.get((case, a)) for a in algs):
-                continue
-            lines.append(
-                f"| {case} | "
-                + " | ".join(self._cell(case, a, metric, reduction, scale) for a in algs)
-                + " |"
-            )
-        return lines
+        rows = [
+            [case] + [self._cell(case, a, metric, reduction, scale) for a in algs]
+            for case in self.cases
+            if any(self.by_key.get((case, a)) for a in algs)
+        ]
+        return markdown_table(["case", *algs], rows).splitlines()
 
     def _ballard_table(self) -> list[str]:
         algs = [a for a in self.algorithms if a != REFERENCE]
         head = ["case", "trees"]
         for a in algs:
             head += [f"{a} leaves ± s.e. (% of all)", f"{a} published"]
-        lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
+        rows = []
         for case in self.cases:
             if not any(self.by_key.get((case, a)) for a in self.algorithms):
                 continue
@@ -267,8 +264,8 @@ class NodeReport:
                     row.append(f"{_fmt(p_leaves)} ({p_pct})")
                 else:
                     row.append("-" if p_pct is None else f"({p_pct})")
-            lines.append("| " + " | ".join(row) + " |")
-        return lines
+            rows.append(row)
+        return markdown_table(head, rows).splitlines()
 
     def markdown(self, notes: Sequence[str] = ()) -> list[str]:
         title = self.preset.description if self.preset else "custom run"
@@ -312,13 +309,12 @@ class NodeReport:
                 "chance nodes), neither exact, against Star2 + TT, with the root-value error "
                 "and how often they pick expectiminimax's move.",
                 "",
-                "| case | algorithm | metric | measured |",
-                "|---|---|---|---|",
+                markdown_table(
+                    ["case", "algorithm", "metric", "measured"],
+                    [[c, a, m, _fmt(self.measured[(c, a, m)])] for c, a, m in extra],
+                ),
+                "",
             ]
-            lines += [
-                f"| {c} | {a} | {m} | {_fmt(self.measured[(c, a, m)])} |" for c, a, m in extra
-            ]
-            lines.append("")
         compared = [
             (k, v)
             for k, v in self.published.items()
@@ -328,15 +324,15 @@ class NodeReport:
             lines += [
                 "## Published numbers side by side",
                 "",
-                "| case | algorithm | metric | measured | published |",
-                "|---|---|---|---|---|",
+                markdown_table(
+                    ["case", "algorithm", "metric", "measured", "published"],
+                    [
+                        [case, alg, metric, _fmt(self.measured.get((case, alg, metric))), _fmt(pub)]
+                        for (case, alg, metric), pub in compared
+                    ],
+                ),
+                "",
             ]
-            for (case, alg, metric), pub in compared:
-                lines.append(
-                    f"| {case} | {alg} | {metric} | "
-                    f"{_fmt(self.measured.get((case, alg, metric)))} | {_fmt(pub)} |"
-                )
-            lines.append("")
         lines += [
             "## Checks",
             "",

@@ -21,18 +21,22 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 import traceback
 from collections.abc import Callable
 from typing import Any
 
 import pyspiel
-from open_spiel.python.algorithms import minimax
 
 from bots.calibration import probcut_settings
 from bots.evaluators import make_evaluator
 from bots.native_search import make_searcher
 from bots.search import STAT_KEYS, SearchTimeout
+from experiments.common.measure import (
+    BudgetExceeded,
+    openspiel_expectiminimax,
+    timed,
+    timed_iteration,
+)
 from experiments.common.runner import TaskTimeout
 from experiments.node_reduction import ballard
 from experiments.node_reduction.positions import deserialize
@@ -43,7 +47,7 @@ OPENSPIEL = "openspiel"
 
 
 @dataclasses.dataclass(frozen=True)
-class Unit:
+class StudyRow:
     """One position searched to one depth: a row of the study, one record per algorithm."""
 
     case: str
@@ -54,15 +58,15 @@ class Unit:
     def record_id(self, algorithm: str) -> str:
         return f"{self.case}|{self.entry['id']}|d{self.depth}|{algorithm}"
 
-    def at_depth(self, depth: int) -> Unit:
+    def at_depth(self, depth: int) -> StudyRow:
         """The same position searched to another depth (cases named by depth follow it)."""
         case = f"depth={depth}" if self.case == f"depth={self.depth}" else self.case
         return dataclasses.replace(self, case=case, depth=depth)
 
 
 @dataclasses.dataclass
-class Settings:
-    """What the runner needs besides the unit: evaluator spec, ChanceProbCut and budgets."""
+class StudySettings:
+    """What the searches need besides the row: evaluator spec, ChanceProbCut and budgets."""
 
     preset: str
     evaluator: str | None = None
@@ -75,35 +79,10 @@ class Settings:
     reuse_probes: bool = False  # Ballard trees: count a probed leaf once (Table 7)
 
 
-class _BudgetExceeded(Exception):
-    pass
+class PositionSearches:
+    """Runs the algorithms of one row, reusing loaded games, evaluators and calibrations."""
 
-
-def run_openspiel(
-    state: pyspiel.State, depth: int, evaluator: Any, player: int, budget: float
-) -> tuple[float, int | None, int]:
-    """(value, action, evaluator calls) of OpenSpiel's expectiminimax, or _BudgetExceeded.
-
-    The budget is a clock check at every leaf, not a timer signal: SIGALRM belongs
-    to the task runner's --task_timeout.
-    """
-    calls = [0]
-    deadline = time.perf_counter() + budget
-
-    def value_fn(s: pyspiel.State) -> float:
-        calls[0] += 1
-        if time.perf_counter() > deadline:
-            raise _BudgetExceeded()
-        return float(evaluator.evaluate(s)[player])
-
-    value, action = minimax.expectiminimax(state, depth, value_fn, player)
-    return float(value), action, calls[0]
-
-
-class Runner:
-    """Runs the algorithms of one unit, reusing loaded games, evaluators and calibrations."""
-
-    def __init__(self, settings: Settings, records: dict[str, dict] | None = None):
+    def __init__(self, settings: StudySettings, records: dict[str, dict] | None = None):
         self.settings = settings
         self.records = {} if records is None else records  # id -> record of this position
         self._evaluators: dict[str, Any] = {}
@@ -133,29 +112,29 @@ class Runner:
 
     # ----------------------------------------------------------------- running
 
-    def run_unit(
-        self, unit: Unit, algorithms: list[str], on_record: Callable[[dict], None]
+    def run_row(
+        self, row: StudyRow, algorithms: list[str], on_record: Callable[[dict], None]
     ) -> None:
-        """Runs the algorithms of `unit` that have no record yet (reference first)."""
-        todo = [a for a in algorithms if unit.record_id(a) not in self.records]
+        """Runs the algorithms of `row` that have no record yet (reference first)."""
+        todo = [a for a in algorithms if row.record_id(a) not in self.records]
         if not todo:
             return
-        game, state = deserialize(unit.entry)
-        player = 0 if unit.ballard else state.current_player()
+        game, state = deserialize(row.entry)
+        player = 0 if row.ballard else state.current_player()
         order = [REFERENCE] + [a for a in todo if a != REFERENCE] if REFERENCE in todo else todo
         for algorithm in order:
-            record = self._run_one(unit, algorithm, game, state, player, algorithms)
+            record = self._run_one(row, algorithm, game, state, player, algorithms)
             self.records[record["id"]] = record
             on_record(record)
 
-    def _base_record(self, unit: Unit, algorithm: str, game: pyspiel.Game) -> dict:
+    def _base_record(self, row: StudyRow, algorithm: str, game: pyspiel.Game) -> dict:
         record = {
-            "id": unit.record_id(algorithm),
+            "id": row.record_id(algorithm),
             "preset": self.settings.preset,
-            "case": unit.case,
-            "position": unit.entry["id"],
+            "case": row.case,
+            "position": row.entry["id"],
             "game": str(game),
-            "depth": unit.depth,
+            "depth": row.depth,
             "algorithm": algorithm,
             "status": "ok",
             "value": None,
@@ -167,40 +146,40 @@ class Runner:
             "error": None,
             "note": None,
         }
-        if "full_leaves" in unit.entry:
-            record["full_leaves"] = unit.entry["full_leaves"]
+        if "full_leaves" in row.entry:
+            record["full_leaves"] = row.entry["full_leaves"]
         return record
 
-    def _reference(self, unit: Unit, algorithms: list[str], exclude: str) -> dict | None:
-        """Expectiminimax's record of this unit, else the first finished exact one."""
+    def _reference(self, row: StudyRow, algorithms: list[str], exclude: str) -> dict | None:
+        """Expectiminimax's record of this row, else the first finished exact one."""
         for name in [REFERENCE] + algorithms:
             if name == exclude or name in INEXACT:
                 continue
-            ref = self.records.get(unit.record_id(name))
+            ref = self.records.get(row.record_id(name))
             if ref is not None and ref.get("status") == "ok":
                 return ref
         return None
 
     def _run_one(
         self,
-        unit: Unit,
+        row: StudyRow,
         algorithm: str,
         game: pyspiel.Game,
         state: pyspiel.State,
         player: int,
         algorithms: list[str],
     ) -> dict:
-        record = self._base_record(unit, algorithm, game)
-        reason = self._skip_reason(unit, algorithm)
+        record = self._base_record(row, algorithm, game)
+        reason = self._skip_reason(row, algorithm)
         if reason is not None:
             record["status"], record["note"] = "skipped", reason
             return record
         try:
             if algorithm == OPENSPIEL:
-                self._run_openspiel(unit, record, game, state, player)
+                self._run_openspiel(row, record, game, state, player)
             else:
-                self._run_engine(unit, record, algorithm, game, state, player)
-        except (_BudgetExceeded, SearchTimeout):
+                self._run_engine(row, record, algorithm, game, state, player)
+        except (BudgetExceeded, SearchTimeout):
             record["status"], record["timed_out"] = "skipped", True
             record["note"] = f"stopped at the {self.settings.budget:g} s budget"
         except TaskTimeout as error:  # the whole position's limit, --task_timeout
@@ -210,12 +189,12 @@ class Runner:
             record["status"] = "error"
             record["error"] = f"{type(error).__name__}: {error}"
             record["traceback"] = traceback.format_exc(limit=8)
-        self._check(unit, record, algorithms)
+        self._check(row, record, algorithms)
         return record
 
     def _run_engine(
         self,
-        unit: Unit,
+        row: StudyRow,
         record: dict,
         algorithm: str,
         game: pyspiel.Game,
@@ -226,10 +205,9 @@ class Runner:
         engine_algorithm = kwargs.pop("algorithm")
         evaluator = self.evaluator_for(game)
         probcut = self.probcut_for(game) if engine_algorithm == "chanceprobcut" else None
-        start = time.perf_counter()
-        if "probing" in kwargs and unit.entry.get("probing_factor") is not None:  # Table 7
-            kwargs["probing_factor"] = unit.entry["probing_factor"]
-        if unit.ballard:
+        if "probing" in kwargs and row.entry.get("probing_factor") is not None:  # Table 7
+            kwargs["probing_factor"] = row.entry["probing_factor"]
+        if row.ballard:
             star25 = {k: kwargs[k] for k in ("probing_factor", "probing") if k in kwargs}
             searcher = ballard.ballard_searcher(
                 game,
@@ -264,44 +242,46 @@ class Runner:
                 probcut=probcut,
                 **kwargs,
             )
-        searcher.deadline = start + self.settings.budget
-        value, action = searcher.search(state, unit.depth)
+        value, action, timing = timed_iteration(
+            searcher, state, row.depth, budget=self.settings.budget
+        )
         stats = searcher.stats()
-        record["seconds"] = time.perf_counter() - start
+        record["seconds"] = timing.wall
         record["value"] = float(value)
         record["action"] = None if action is None else int(action)
         record["engine"] = searcher.engine
         record.update({key: int(stats[key]) for key in STAT_KEYS})
 
     def _run_openspiel(
-        self, unit: Unit, record: dict, game: pyspiel.Game, state: pyspiel.State, player: int
+        self, row: StudyRow, record: dict, game: pyspiel.Game, state: pyspiel.State, player: int
     ) -> None:
         evaluator = self.evaluator_for(game)
-        start = time.perf_counter()
-        value, action, calls = run_openspiel(
-            state.clone(), unit.depth, evaluator, player, self.settings.budget
+        (value, action, calls), timing = timed(
+            lambda: openspiel_expectiminimax(
+                state.clone(), row.depth, evaluator, player, self.settings.budget
+            )
         )
-        record["seconds"] = time.perf_counter() - start
+        record["seconds"] = timing.wall
         record["value"], record["action"], record["evaluations"] = value, action, calls
 
-    def _skip_reason(self, unit: Unit, algorithm: str) -> str | None:
+    def _skip_reason(self, row: StudyRow, algorithm: str) -> str | None:
         """Why this search cannot fit the budget (or the preset's depth limit), or None."""
         if self.task_expired is not None:
             return self.task_expired
         budget = self.settings.budget
         limit = self.settings.depth_limits.get(algorithm)
-        if limit is not None and unit.depth > limit:
+        if limit is not None and row.depth > limit:
             return f"beyond the preset's depth limit {limit} for {algorithm}"
-        shallower = [d for d in self.settings.depths if d < unit.depth]
+        shallower = [d for d in self.settings.depths if d < row.depth]
         if not shallower:
             return None
-        prev = unit.at_depth(max(shallower))
+        prev = row.at_depth(max(shallower))
         prev_rec = self.records.get(prev.record_id(algorithm))
         if prev_rec is not None and prev_rec.get("status") == "skipped":
             return f"depth {prev.depth} was already skipped for this position"
         if algorithm == OPENSPIEL and prev_rec is not None and prev_rec.get("status") == "ok":
             prev_ref = self.records.get(prev.record_id(REFERENCE))
-            ref = self.records.get(unit.record_id(REFERENCE))
+            ref = self.records.get(row.record_id(REFERENCE))
             if prev_ref and ref and prev_ref.get("nodes") and ref.get("nodes"):
                 growth = ref["nodes"] / prev_ref["nodes"]
                 predicted = prev_rec["seconds"] * growth
@@ -313,7 +293,7 @@ class Runner:
                     )
         return None
 
-    def _check(self, unit: Unit, record: dict, algorithms: list[str]) -> None:
+    def _check(self, row: StudyRow, record: dict, algorithms: list[str]) -> None:
         """Compares the root value with the reference: exact algorithms must agree."""
         if record["status"] != "ok":
             return
@@ -321,7 +301,7 @@ class Runner:
             record["reference"], record["reference_value"] = REFERENCE, record["value"]
             record["mismatch"] = False
             return
-        ref = self._reference(unit, algorithms, exclude=record["algorithm"])
+        ref = self._reference(row, algorithms, exclude=record["algorithm"])
         if ref is None:
             record["note"] = "no finished exact search of this position to check against"
             return

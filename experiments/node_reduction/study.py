@@ -12,11 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from experiments.common import results
+from experiments.common.errors import ExperimentError
 from experiments.common.progress import Progress
 from experiments.common.runner import RunnerOptions, execute
 from experiments.node_reduction import positions as positions_io
 from experiments.node_reduction.config import (
-    NodeReductionError,
     ballard_cases,
     build_config,
     default_out,
@@ -25,7 +25,7 @@ from experiments.node_reduction.config import (
 )
 from experiments.node_reduction.presets import PRESETS
 from experiments.node_reduction.report import NodeReport
-from experiments.node_reduction.search import Runner, Settings, Unit
+from experiments.node_reduction.search import PositionSearches, StudyRow, StudySettings
 from experiments.node_reduction.tasks import failed_records, make_tasks, run_position
 
 RECORDS_FILE = "results.jsonl"
@@ -37,19 +37,19 @@ class _Stopped(Exception):
     """--max_seconds ran out: no new task is started."""
 
 
-def units_of(config: dict, entries: list[dict]) -> tuple[list[Unit], list[str]]:
+def rows_of(config: dict, entries: list[dict]) -> tuple[list[StudyRow], list[str]]:
     """Units in run order (shallow depths first) and the ordered case names."""
     if "ballard_cases" in config:
-        units = [Unit(e["case"], e, int(e["depth"]), ballard=True) for e in entries]
+        rows = [StudyRow(e["case"], e, int(e["depth"]), ballard=True) for e in entries]
         cases = [c.name for c in ballard_cases(config)]
-        return units, cases
-    units = [Unit(f"depth={d}", e, d) for d in config["depths"] for e in entries]
-    return units, [f"depth={d}" for d in config["depths"]]
+        return rows, cases
+    rows = [StudyRow(f"depth={d}", e, d) for d in config["depths"] for e in entries]
+    return rows, [f"depth={d}" for d in config["depths"]]
 
 
-def settings_of(config: dict) -> Settings:
+def settings_of(config: dict) -> StudySettings:
     probcut = config.get("probcut")
-    return Settings(
+    return StudySettings(
         preset=config["preset"] or "custom",
         evaluator=config["evaluator"],
         depths=tuple(config.get("depths", ())),
@@ -68,15 +68,15 @@ def settings_of(config: dict) -> Settings:
     )
 
 
-def _validate_probcut(config: dict, settings: Settings, entries: list[dict]) -> None:
+def _validate_probcut(config: dict, settings: StudySettings, entries: list[dict]) -> None:
     """A missing calibration is a configuration error: say so before searching anything."""
     if "chanceprobcut" not in config["algorithms"]:
         return
     game, _ = positions_io.deserialize(entries[0])
     try:
-        Runner(settings).probcut_for(game)
+        PositionSearches(settings).probcut_for(game)
     except ValueError as error:
-        raise NodeReductionError(f"--algorithms includes chanceprobcut, but: {error}") from None
+        raise ExperimentError(f"--algorithms includes chanceprobcut, but: {error}") from None
 
 
 def run(
@@ -107,7 +107,7 @@ def run(
     try:
         folder = results.ResultsFolder(out, config, records_file=RECORDS_FILE, extra=extra)
     except results.ResultsError as error:
-        raise NodeReductionError(str(error)) from None
+        raise ExperimentError(str(error)) from None
     with folder:
         finished = _run_tasks(folder, config, entries, runner_options, max_seconds, log)
         report = _report(folder, config, entries, plots, log)
@@ -127,8 +127,8 @@ def _run_tasks(
         positions_io.save_positions(positions_path, entries)
     settings = settings_of(config)
     _validate_probcut(config, settings, entries)
-    units, _ = units_of(config, entries)
-    tasks = make_tasks(settings, units, config["algorithms"])
+    rows, _ = rows_of(config, entries)
+    tasks = make_tasks(settings, rows, config["algorithms"])
     existing = folder.existing
     todo = [(t, p) for t, p in tasks if any(i not in existing for i in p.record_ids())]
     if len(todo) < len(tasks):
@@ -139,9 +139,11 @@ def _run_tasks(
     if not todo:
         return True
     payloads = {t.id: p for t, p in todo}
-    unit = "trees" if "ballard_cases" in config else "positions"
+    counted = "trees" if "ballard_cases" in config else "positions"
     bar = (
-        Progress(len(tasks), len(tasks) - len(todo), unit=unit) if runner_options.progress else None
+        Progress(len(tasks), len(tasks) - len(todo), unit=counted)
+        if runner_options.progress
+        else None
     )
     start = time.monotonic()
     new = 0
@@ -192,10 +194,10 @@ def _report(
     log: Callable[[str], Any],
 ) -> NodeReport:
     """Summaries of the folder's records, taken in task order (not in finishing order)."""
-    units, cases = units_of(config, entries)
+    rows, cases = rows_of(config, entries)
     algorithms = config["algorithms"]
     by_id = {r["id"]: r for r in folder.records()}
-    ordered = [u.record_id(a) for u in units for a in algorithms]
+    ordered = [u.record_id(a) for u in rows for a in algorithms]
     records = [by_id[i] for i in ordered if i in by_id]
     preset = PRESETS.get(config["preset"]) if config["preset"] else None
     name = config["preset"] or "custom"

@@ -1,38 +1,12 @@
-r"""ChanceProbCut calibration: fits v_deep ~ a * v_shallow + b (residual sigma).
+"""ChanceProbCut calibration: fits v_deep ~ a * v_shallow + b (residual sigma) per (d, R).
 
   python -m experiments.probcut.calibrate --game=pig --depths=2,3,4,5 \
       --reduction=1,2 --positions=60 --out=results/calibrate-pig --install
 
-Chance nodes come from the project's one seeded position sampler
-(experiments.common.positions, kind="chance"): position i is the first chance
-node with a non-terminal outcome after a random number of random decision moves
-in --plies (and after the game's first decision: no search meets the chance nodes
-before it), and depends only on (--seed, i). Each position is one task of the
-shared runner (--workers, --executor=ray, resume), so the records are the same
-whatever the backend and the number of workers. For every (up to --max_outcomes) non-terminal
-outcome child c of a kept chance node, exact Star2 values search(c, k) are
-computed for every needed depth k, and for each deep depth d and reduction R
-the pair (v_shallow, v_deep) = (search(c, d - R), search(c, d)) is collected:
-exactly what the engine's ChanceProbCut predicts at a chance node with
-remaining depth d (its children are searched at depth d; chance consumes no
-depth).
-
-Point of view. The engine applies one model to values from the searching
-player's point of view, whichever player that is. Values are collected for
---player (default 0). In a two-player zero-sum game player 1's values are the
-negation of player 0's, so the model for player 1 is (a, -b): the relation is
-symmetric only up to the sign of b. With --symmetrize (default, two-player
-zero-sum games only) every pair is also added negated, which makes the fit
-valid for both seats (b = 0 by construction); the unsymmetrized fit and a
-mover-relative fit (values from the view of the player to move at c, which
-shows any odd/even-depth bias) are kept in the file as diagnostics.
-
-The folder --out gets config.json, positions.jsonl (one record per sampled
-position: the values at every depth), calibration.json (the parameter file
-the bot reads), scatter.png (one panel per (d, R) with the fit line and R^2)
-and summary.md. Rerunning the same command resumes; a larger --positions
-extends the same sample. --install also writes calibration.json to
-bots/calibrations/<canonical game name>.json, where the bot finds it.
+Each sampled chance node is one task of the shared runner; its outcome children get
+exact Star2 values at every depth, the pairs (search(c, d - R), search(c, d)) that the
+engine's ChanceProbCut predicts from. How positions are drawn, why the fit is
+symmetrised and what the folder holds: docs/probcut.md, "Calibration".
 """
 
 from __future__ import annotations

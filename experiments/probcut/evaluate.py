@@ -29,7 +29,6 @@ from __future__ import annotations
 import os
 import statistics
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,6 +37,7 @@ from bots.factory import check_game_supported
 from bots.search import search
 from experiments.common import flags, results, runner
 from experiments.common.games import load_game
+from experiments.common.measure import timed_search
 from experiments.common.positions import sample_position
 from experiments.probcut.calibrate import parse_plies
 
@@ -79,15 +79,11 @@ def evaluate_task(payload: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def _timed(game, state, algorithm, depth, **kwargs) -> dict[str, Any]:
-    start = time.perf_counter()
-    result = search(game, state, algorithm, depth, **kwargs)
-    return {
-        "value": result.value,
-        "action": result.action,
-        "time": time.perf_counter() - start,
-        **result.stats,
-    }
+def _timed(game, state, algorithm, depth, **options) -> dict[str, Any]:
+    """One fresh fixed-depth search: value, action, wall seconds ("time") and statistics."""
+    record, timing = timed_search(game, state, algorithm, depth, **options)
+    del record["engine"]
+    return {**record, "time": timing.wall}
 
 
 def move_value(game, state, action, depth, tt_size) -> float:

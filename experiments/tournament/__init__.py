@@ -16,9 +16,7 @@ from experiments.tournament.report import Summary
 from experiments.tournament.run import (
     DEFAULT_GAME_TIMEOUT,
     RECORDS_FILE,
-    TournamentError,
     default_out,
-    load_game,
     run_tournament,
     validate_bots,
 )
@@ -27,9 +25,7 @@ __all__ = [
     "DEFAULT_GAME_TIMEOUT",
     "RECORDS_FILE",
     "Summary",
-    "TournamentError",
     "default_out",
-    "load_game",
     "run_tournament",
     "validate_bots",
 ]

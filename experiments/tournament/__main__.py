@@ -9,9 +9,9 @@ from typing import Any
 from absl import app
 
 from experiments.common import flags
+from experiments.common.errors import ExperimentError
 from experiments.tournament.run import (
     DEFAULT_GAME_TIMEOUT,
-    TournamentError,
     default_out,
     run_tournament,
 )
@@ -100,7 +100,7 @@ def main(argv: Sequence[str]) -> None:
             bootstrap=FLAGS.bootstrap,
             plots=FLAGS.plots,
         )
-    except TournamentError as error:
+    except ExperimentError as error:
         flags.fail(str(error))
         return
     except KeyboardInterrupt:

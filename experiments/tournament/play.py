@@ -20,6 +20,7 @@ import numpy as np
 import pyspiel
 
 from experiments.common.games import load_game
+from experiments.common.measure import TimedGame, TimedMove
 from experiments.common.runner import TaskTimeout
 
 # Keys copied from a search bot's last_search into the per-move record.
@@ -106,7 +107,6 @@ def play_game(task: GameTask) -> dict[str, Any]:
     start = time.perf_counter()
     cpu_start = time.process_time()
     n_seats = len(task.specs)
-    history: list[int] = []
     search: list[dict[str, Any]] = []
     seconds_by_seat = [0.0] * n_seats
     moves_by_seat = [0] * n_seats
@@ -126,49 +126,29 @@ def play_game(task: GameTask) -> dict[str, Any]:
             acting = seat
             _restart(bot, state)
         acting = None
-        stream = ChanceStream(task.chance_seed)
-        decisions = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                player = pyspiel.PlayerId.CHANCE
-                action = stream.sample(state.chance_outcomes())
-            else:
-                if decisions >= task.max_moves:
-                    cut_off = True
-                    break
-                player = state.current_player()
-                bot = bots_by_seat[player]
-                acting = player
-                t0 = time.perf_counter()
-                action = int(bot.step(state))
-                seconds = time.perf_counter() - t0
-                if action not in state.legal_actions():
-                    raise ValueError(
-                        f"bot {task.specs[player]!r} (seat {player}) chose illegal "
-                        f"action {action} in state:\n{state}"
-                    )
-                seconds_by_seat[player] += seconds
-                moves_by_seat[player] += 1
-                decisions += 1
-                last = getattr(bot, "last_search", None)
-                if isinstance(last, dict):
-                    move = {"player": player, "action": action, "seconds": round(seconds, 6)}
-                    for key in SEARCH_KEYS:
-                        move[key] = _plain(last.get(key))
-                    search.append(move)
-            for seat, other in enumerate(bots_by_seat):
-                if seat != player:
-                    acting = seat
-                    other.inform_action(state, player, action)
-            acting = None
-            history.append(int(action))
-            state.apply_action(action)
+        play = TimedGame(
+            state,
+            bots_by_seat,
+            ChanceStream(task.chance_seed).sample,
+            max_moves=task.max_moves,
+            inform=True,
+        )
+        try:
+            for move in play.moves():
+                seconds_by_seat[move.player] += move.seconds
+                moves_by_seat[move.player] += 1
+                if move.search is not None:
+                    search.append(_search_fields(move))
+        finally:
+            acting = play.acting
+        cut_off = play.cut_off
     except TaskTimeout as e:  # --game_timeout: the runner stopped this game
         error_seat = acting
         error = timeout_message(task, e.limit, sum(moves_by_seat), acting)
     except Exception as e:  # a failing bot voids its game, not the tournament
         error = "".join(traceback.format_exception(type(e), e, e.__traceback__))
         error_seat = acting
+    history = [] if state is None else [int(a) for a in state.history()]
     returns = None if error or state is None else [float(r) for r in state.returns()]
     return {
         **task_fields(task),
@@ -188,6 +168,14 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "history": history,
         "search": search,
     }
+
+
+def _search_fields(move: TimedMove) -> dict[str, Any]:
+    """A move's entry in the record: who, what, how long, and what the search reported."""
+    fields = {"player": move.player, "action": move.action, "seconds": round(move.seconds, 6)}
+    for key in SEARCH_KEYS:
+        fields[key] = _plain((move.search or {}).get(key))
+    return fields
 
 
 def task_fields(task: GameTask) -> dict[str, Any]:

@@ -10,28 +10,30 @@ from typing import Any
 
 import numpy as np
 
+from experiments.common.tables import markdown_table
 from experiments.tournament import stats as ts
 from experiments.tournament.headline import headline
 
 
-def _f(x: float, digits: int = 3) -> str:
+def _decimal(x: float, digits: int = 3) -> str:
+    """A fixed number of decimals; '-' where there is no value."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
     return f"{x:.{digits}f}"
 
 
-def _g(x: float) -> str:
+def _compact(x: float) -> str:
     """Compact number for node counts and rates."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
     return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
 
 
-def _ms(seconds: float) -> str:
-    return _f(seconds * 1000 if seconds is not None else None, 2)
+def _milliseconds(seconds: float) -> str:
+    return _decimal(seconds * 1000 if seconds is not None else None, 2)
 
 
-def _hbox(ax, data: list) -> None:
+def _horizontal_boxplot(ax, data: list) -> None:
     """Horizontal box plot across matplotlib versions (`vert` is deprecated since 3.11)."""
     try:
         ax.boxplot(data, orientation="horizontal")
@@ -39,13 +41,8 @@ def _hbox(ax, data: list) -> None:
         ax.boxplot(data, vert=False)
 
 
-def _md_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return lines
-
-
-def _wdl(x: Sequence[int]) -> str:
+def _win_draw_loss(x: Sequence[int]) -> str:
+    """'3-1-2': wins, draws and losses."""
     return "-".join(str(v) for v in x)
 
 
@@ -86,9 +83,9 @@ class Summary:
         """One line per pairing (or per bot for one-player games)."""
         if self.solo:
             return [
-                f"{self.label(s['bot'])}: score {_f(s['mean'], 2)} +- "
-                f"{_f((s['ci_hi'] - s['ci_lo']) / 2, 2)} (95% CI) over {s['games']} games, "
-                f"median {_f(s['median'], 1)}, min {_f(s['min'], 1)}, max {_f(s['max'], 1)}"
+                f"{self.label(s['bot'])}: score {_decimal(s['mean'], 2)} +- "
+                f"{_decimal((s['ci_hi'] - s['ci_lo']) / 2, 2)} (95% CI) over {s['games']} games, "
+                f"median {_decimal(s['median'], 1)}, min {_decimal(s['min'], 1)}, max {_decimal(s['max'], 1)}"
                 + (f", {s['errors']} errors" if s["errors"] else "")
                 for s in self.scores
             ]
@@ -103,9 +100,9 @@ class Summary:
             lines.append(
                 f"{self.label(p['bot'])} vs {self.label(p['opponent'])}: "
                 f"+{p['wins']} ={p['draws']} -{p['losses']} in {p['games']} games, score "
-                f"{_f(p['score'])} [{_f(p['score_lo'])}, {_f(p['score_hi'])}], "
+                f"{_decimal(p['score'])} [{_decimal(p['score_lo'])}, {_decimal(p['score_hi'])}], "
                 f"pairs 0/0.5/1/1.5/2: {'/'.join(map(str, p['pentanomial']))} "
-                f"[{_f(p['pair_lo'])}, {_f(p['pair_hi'])}]{extra}"
+                f"[{_decimal(p['pair_lo'])}, {_decimal(p['pair_hi'])}]{extra}"
             )
         return lines
 
@@ -131,22 +128,24 @@ class Summary:
         ]
         if self.solo:
             out += ["## Scores", ""]
-            out += _md_table(
-                ["bot", "games", "mean", "std", "95% CI", "median", "min", "max", "errors"],
-                [
+            out.append(
+                markdown_table(
+                    ["bot", "games", "mean", "std", "95% CI", "median", "min", "max", "errors"],
                     [
-                        f"`{self.label(s['bot'])}`",
-                        s["games"],
-                        _f(s["mean"], 2),
-                        _f(s["std"], 2),
-                        f"[{_f(s['ci_lo'], 2)}, {_f(s['ci_hi'], 2)}]",
-                        _f(s["median"], 1),
-                        _f(s["min"], 1),
-                        _f(s["max"], 1),
-                        s["errors"],
-                    ]
-                    for s in self.scores
-                ],
+                        [
+                            f"`{self.label(s['bot'])}`",
+                            s["games"],
+                            _decimal(s["mean"], 2),
+                            _decimal(s["std"], 2),
+                            f"[{_decimal(s['ci_lo'], 2)}, {_decimal(s['ci_hi'], 2)}]",
+                            _decimal(s["median"], 1),
+                            _decimal(s["min"], 1),
+                            _decimal(s["max"], 1),
+                            s["errors"],
+                        ]
+                        for s in self.scores
+                    ],
+                )
             )
         else:
             out += [
@@ -159,38 +158,40 @@ class Summary:
                 "narrower than Wilson's where pairs split; none below 5 pairs).",
                 "",
             ]
-            out += _md_table(
-                [
-                    "bot",
-                    "opponent",
-                    "games",
-                    "W-D-L as seat 0",
-                    "W-D-L as seat 1",
-                    "W-D-L",
-                    "score",
-                    "95% CI",
-                    "pentanomial",
-                    "pair CI",
-                    "errors",
-                    "cut off",
-                ],
-                [
+            out.append(
+                markdown_table(
                     [
-                        f"`{self.label(p['bot'])}`",
-                        f"`{self.label(p['opponent'])}`",
-                        p["games"],
-                        _wdl(p["seat0"]),
-                        _wdl(p["seat1"]),
-                        _wdl([p["wins"], p["draws"], p["losses"]]),
-                        _f(p["score"]),
-                        f"[{_f(p['score_lo'])}, {_f(p['score_hi'])}]",
-                        " ".join(map(str, p["pentanomial"])),
-                        f"[{_f(p['pair_lo'])}, {_f(p['pair_hi'])}]",
-                        p["errors"],
-                        p["cut_offs"],
-                    ]
-                    for p in self.pairings
-                ],
+                        "bot",
+                        "opponent",
+                        "games",
+                        "W-D-L as seat 0",
+                        "W-D-L as seat 1",
+                        "W-D-L",
+                        "score",
+                        "95% CI",
+                        "pentanomial",
+                        "pair CI",
+                        "errors",
+                        "cut off",
+                    ],
+                    [
+                        [
+                            f"`{self.label(p['bot'])}`",
+                            f"`{self.label(p['opponent'])}`",
+                            p["games"],
+                            _win_draw_loss(p["seat0"]),
+                            _win_draw_loss(p["seat1"]),
+                            _win_draw_loss([p["wins"], p["draws"], p["losses"]]),
+                            _decimal(p["score"]),
+                            f"[{_decimal(p['score_lo'])}, {_decimal(p['score_hi'])}]",
+                            " ".join(map(str, p["pentanomial"])),
+                            f"[{_decimal(p['pair_lo'])}, {_decimal(p['pair_hi'])}]",
+                            p["errors"],
+                            p["cut_offs"],
+                        ]
+                        for p in self.pairings
+                    ],
+                )
             )
             out += [
                 "",
@@ -203,17 +204,19 @@ class Summary:
                 "",
             ]
             order = sorted(self.elo, key=lambda b: -self.elo[b]["elo"])
-            out += _md_table(
-                ["bot", "Elo", "95% CI", "games"],
-                [
+            out.append(
+                markdown_table(
+                    ["bot", "Elo", "95% CI", "games"],
                     [
-                        f"`{self.label(b)}`",
-                        f"{self.elo[b]['elo']:+.0f}",
-                        f"[{self.elo[b]['elo_lo']:+.0f}, {self.elo[b]['elo_hi']:+.0f}]",
-                        self.elo[b]["games"],
-                    ]
-                    for b in order
-                ],
+                        [
+                            f"`{self.label(b)}`",
+                            f"{self.elo[b]['elo']:+.0f}",
+                            f"[{self.elo[b]['elo_lo']:+.0f}, {self.elo[b]['elo_hi']:+.0f}]",
+                            self.elo[b]["games"],
+                        ]
+                        for b in order
+                    ],
+                )
             )
         out += [
             "",
@@ -223,36 +226,38 @@ class Summary:
             "from the search bots' `last_search`.",
             "",
         ]
-        out += _md_table(
-            [
-                "bot",
-                "moves",
-                "ms/move (all)",
-                "searched",
-                "nodes mean",
-                "nodes median",
-                "ms mean",
-                "ms median",
-                "depth mean",
-                "depth median",
-                "nodes/s",
-            ],
-            [
+        out.append(
+            markdown_table(
                 [
-                    f"`{self.label(b)}`",
-                    s["moves"],
-                    _ms(s["seconds_mean_all"]),
-                    s["searched_moves"],
-                    _g(s["nodes_mean"]),
-                    _g(s["nodes_median"]),
-                    _ms(s["seconds_mean"]),
-                    _ms(s["seconds_median"]),
-                    _f(s["depth_mean"], 2),
-                    _f(s["depth_median"], 1),
-                    _g(s["nodes_per_second"]),
-                ]
-                for b, s in self.search.items()
-            ],
+                    "bot",
+                    "moves",
+                    "ms/move (all)",
+                    "searched",
+                    "nodes mean",
+                    "nodes median",
+                    "ms mean",
+                    "ms median",
+                    "depth mean",
+                    "depth median",
+                    "nodes/s",
+                ],
+                [
+                    [
+                        f"`{self.label(b)}`",
+                        s["moves"],
+                        _milliseconds(s["seconds_mean_all"]),
+                        s["searched_moves"],
+                        _compact(s["nodes_mean"]),
+                        _compact(s["nodes_median"]),
+                        _milliseconds(s["seconds_mean"]),
+                        _milliseconds(s["seconds_median"]),
+                        _decimal(s["depth_mean"], 2),
+                        _decimal(s["depth_median"], 1),
+                        _compact(s["nodes_per_second"]),
+                    ]
+                    for b, s in self.search.items()
+                ],
+            )
         )
         if plots:
             out += ["", "## Plots", ""] + [f"![{p}]({p})" for p in plots]
@@ -342,7 +347,7 @@ class Summary:
             ]
             if any(data):
                 fig, ax = plt.subplots(figsize=(6.5, 1.5 + 0.5 * len(data)))
-                _hbox(ax, [d or [np.nan] for d in data])
+                _horizontal_boxplot(ax, [d or [np.nan] for d in data])
                 ax.set_yticks(range(1, len(data) + 1), labels)
                 ax.set_xlabel("score")
                 ax.set_title(f"{self.config['game']}: score per game", fontsize=10)
@@ -364,7 +369,7 @@ class Summary:
         nodes = {b: v for b, v in nodes.items() if v}
         if nodes:
             fig, ax = plt.subplots(figsize=(6.5, 1.5 + 0.6 * len(nodes)))
-            _hbox(ax, list(nodes.values()))
+            _horizontal_boxplot(ax, list(nodes.values()))
             ax.set_yticks(range(1, len(nodes) + 1), [labels[b] for b in nodes])
             ax.set_xscale("log")
             ax.set_xlabel("nodes per move (log scale)")

@@ -13,7 +13,9 @@ from typing import Any
 
 import pyspiel
 
+from bots.spec import parse_spec
 from experiments.common import games, results, runner
+from experiments.common.errors import ExperimentError
 from experiments.common.runner import RunnerOptions, Task
 from experiments.tournament import play
 from experiments.tournament.report import Summary
@@ -23,43 +25,30 @@ RECORDS_FILE = "games.jsonl"
 DEFAULT_GAME_TIMEOUT = 600.0
 
 
-class TournamentError(ValueError):
-    """A configuration problem to report to the user without a traceback."""
-
-
-def _spec_name(spec: str) -> str:
-    return re.split(r"[(\s]", spec.strip(), maxsplit=1)[0]
-
-
-def _spec_sets_seed(spec: str) -> bool:
-    return re.search(r"[(,]\s*seed\s*=", spec) is not None
-
-
-def load_game(game_string: str) -> pyspiel.Game:
-    """Loads the game (custom games registered) or raises TournamentError."""
-    try:
-        game = games.load_game(game_string)
-    except games.GameError as error:
-        raise TournamentError(f"--game={game_string!r}: {error}") from None
+def check_players(game: pyspiel.Game, game_string: str) -> None:
+    """The tournament pairs bots in one- and two-player games only."""
     if game.num_players() not in (1, 2):
-        raise TournamentError(
+        raise ExperimentError(
             f"game {game_string!r} has {game.num_players()} players; "
             "the tournament plays one- and two-player games"
         )
-    return game
 
 
 def validate_bots(specs: Sequence[str], game: pyspiel.Game) -> list[bool]:
     """Builds every bot once per seat so a bad spec fails before any game; returns takes_seed."""
     if not specs:
-        raise TournamentError("no --bot given")
+        raise ExperimentError("no --bot given")
     if game.num_players() == 2 and len(specs) < 2:
-        raise TournamentError("a two-player tournament needs at least two --bot flags")
+        raise ExperimentError("a two-player tournament needs at least two --bot flags")
     rewards = game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
     takes_seed = []
     for spec in specs:
-        if _spec_name(spec) == "mcts" and rewards:
-            raise TournamentError(
+        try:
+            name, params = parse_spec(spec)
+        except ValueError as error:
+            raise ExperimentError(f"bad bot spec {spec!r}: {error}") from None
+        if name == "mcts" and rewards:
+            raise ExperimentError(
                 f"bot {spec!r}: OpenSpiel's MCTS (pyspiel.MCTSBot) only plays games with "
                 f"terminal rewards, and {game.get_type().short_name} has intermediate rewards. "
                 "Use a search bot instead (e.g. --bot='expectiminimax(time_limit=0.1)' or "
@@ -69,11 +58,11 @@ def validate_bots(specs: Sequence[str], game: pyspiel.Game) -> list[bool]:
             for player in range(game.num_players()):
                 play.create_bot(spec, game, player, None)
         except Exception as e:
-            raise TournamentError(
+            raise ExperimentError(
                 f"bad bot spec {spec!r} for game {game.get_type().short_name}: "
                 f"{type(e).__name__}: {str(e).strip()}"
             ) from e
-        seeded = not _spec_sets_seed(spec)
+        seeded = "seed" not in params
         if seeded:
             try:
                 play.create_bot(spec, game, 0, 1)
@@ -107,16 +96,17 @@ def run_tournament(
     `config`: game, bots, schedule, games_per_pair, seed, max_moves (as the flags).
     `options`: workers, executor, retries, task_timeout (the game timeout); the
     default plays in this process with a timeout of DEFAULT_GAME_TIMEOUT.
-    Raises TournamentError for a bad configuration or results folder.
+    Raises ExperimentError for a bad configuration or results folder.
     """
     options = options or RunnerOptions(task_timeout=DEFAULT_GAME_TIMEOUT)
     if options.executor == "ray" and not runner.ray_available():
-        raise TournamentError(runner.RAY_MISSING)
+        raise ExperimentError(runner.RAY_MISSING)
     if config.get("schedule") not in SCHEDULES:
-        raise TournamentError(
+        raise ExperimentError(
             f"unknown schedule {config.get('schedule')!r}; accepted: {', '.join(SCHEDULES)}"
         )
-    game = load_game(config["game"])
+    game = games.load_game(config["game"])
+    check_players(game, config["game"])
     takes_seed = validate_bots(config["bots"], game)
     config = dict(config, num_players=game.num_players())
     game_tasks = build_tasks(
@@ -152,7 +142,7 @@ def run_tournament(
             ids = {t.id for t in tasks}
             records = [r for r in folder.records() if r["id"] in ids]
     except (results.ResultsError, runner.RunnerError) as error:
-        raise TournamentError(
+        raise ExperimentError(
             f"{error}" if "rerun" in str(error) else f"{error}; finished games are kept in {out}"
         ) from None
     if report.ran:
@@ -170,7 +160,7 @@ def run_tournament(
     try:
         summary.write(out, make_plots=plots)
     except OSError as error:
-        raise TournamentError(
+        raise ExperimentError(
             f"cannot write the summary in {out}: {error.strerror or error}. The games are "
             "kept; fix the folder, then rerun the same command to write the summary"
         ) from None
