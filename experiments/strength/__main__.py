@@ -9,9 +9,10 @@ from pathlib import Path
 from absl import app
 
 from experiments.common import flags
+from experiments.common.errors import ExperimentError
 from experiments.strength import plan, report
 from experiments.strength.study import run_study
-from experiments.tournament import DEFAULT_GAME_TIMEOUT, TournamentError
+from experiments.tournament import DEFAULT_GAME_TIMEOUT
 
 FLAGS, _define = flags.program_flags()
 _define.multi_string("study", [], "A study to run or resume (names from --list); repeatable.")
@@ -51,7 +52,7 @@ def main(argv: Sequence[str]) -> None:
         print(f"{s.name}: {s.games} games of {s.bots[0]} v {s.bots[1]} in {s.game}")
         try:
             result = run_study(s, out / s.name, options)
-        except TournamentError as error:
+        except ExperimentError as error:
             flags.fail(str(error))
             return
         except KeyboardInterrupt:

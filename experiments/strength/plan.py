@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
+from bots.spec import with_params
 from experiments.strength import power
 
 BASE_TIME = 0.1
@@ -135,15 +136,9 @@ class Study:
     @property
     def bots(self) -> list[str]:
         return [
-            _timed(self.question.bot, self.time_limit),
-            _timed(self.question.opponent, self.time_limit),
+            with_params(self.question.bot, time_limit=self.time_limit),
+            with_params(self.question.opponent, time_limit=self.time_limit),
         ]
-
-
-def _timed(bot: str, time_limit: float) -> str:
-    if bot.endswith(")"):
-        return f"{bot[:-1]},time_limit={time_limit:g})"
-    return f"{bot}(time_limit={time_limit:g})"
 
 
 def lead_times(records: Iterable[dict]) -> dict[tuple[str, str, str], float]:
