@@ -54,10 +54,12 @@ def play_in_this_process(payload: dict[str, Any]) -> dict[str, Any]:
     choose_chance = seeded_chance(random.Random(f"full_games:{payload['game']}:{payload['seed']}"))
     play = TimedGame(game.new_initial_state(), seats, choose_chance)
     move_times: list[float] = []
+    gc_times: list[float] = []  # garbage collection inside each move
     depths: list[int] = []
     start = time.perf_counter()
     for move in play.moves():
         move_times.append(move.seconds)
+        gc_times.append(move.gc_seconds)
         depths.append(int((move.search or {})["depth"]))
     state = play.state
     limit = move_time_tolerance(payload["time_limit"])
@@ -72,6 +74,8 @@ def play_in_this_process(payload: dict[str, Any]) -> dict[str, Any]:
         "worst_move": worst,
         "worst_move_index": move_times.index(worst) if move_times else None,
         "mean_move": sum(move_times) / len(move_times) if move_times else 0.0,
+        "worst_move_gc": gc_times[move_times.index(worst)] if move_times else 0.0,
+        "max_gc_in_move": max(gc_times, default=0.0),
         "tolerance": limit,
         "over_tolerance": sum(t > limit for t in move_times),
         "mean_depth": sum(depths) / len(depths) if depths else 0.0,
@@ -88,6 +92,7 @@ def summary_table(records: Sequence[dict[str, Any]]) -> str:
         "mean depth",
         "mean move s",
         "worst move s",
+        "of it in GC s",
         "tolerance s",
         "moves over tolerance",
         "max RSS MB",
@@ -95,7 +100,7 @@ def summary_table(records: Sequence[dict[str, Any]]) -> str:
     rows = []
     for r in sorted(records, key=lambda r: (r["game"], r["seed"])):
         if r.get("error"):
-            rows.append([r["id"], "", "", "", "", "", "", f"error: {r['error'][:60]}", ""])
+            rows.append([r["id"], "", "", "", "", "", "", "", f"error: {r['error'][:60]}", ""])
             continue
         rows.append(
             [
@@ -105,12 +110,13 @@ def summary_table(records: Sequence[dict[str, Any]]) -> str:
                 f"{r['mean_depth']:.2f}",
                 f"{r['mean_move']:.4f}",
                 f"{r['worst_move']:.4f}",
+                f"{r.get('worst_move_gc', 0.0):.4f}",
                 f"{r['tolerance']:.3f}",
                 r["over_tolerance"],
                 f"{r['max_rss_mb']:.0f}",
             ]
         )
-    return markdown_table(header, rows, "-rrrrrrrr") + "\n"
+    return markdown_table(header, rows, "-rrrrrrrrr") + "\n"
 
 
 def run(
