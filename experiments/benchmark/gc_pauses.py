@@ -29,6 +29,7 @@ _define.string("game", "dice", "Game string; custom games load as their Python t
 _define.string("engine", "python", "The search bots' engine: python, native or auto.")
 _define.float("time_limit", 0.05, "Seconds per move.", lower_bound=0.001)
 _define.integer("games", 8, "Whole games, one after another in this process.", lower_bound=1)
+_define.bool("collect_between_games", False, "Run gc.collect() before each game.")
 
 
 class _TimedBot(pyspiel.Bot):
@@ -55,7 +56,9 @@ class _TimedBot(pyspiel.Bot):
         self.bot.inform_action(state, player, action)
 
 
-def measure(game_string: str, engine: str, time_limit: float, n_games: int) -> dict[str, Any]:
+def measure(
+    game_string: str, engine: str, time_limit: float, n_games: int, collect: bool = False
+) -> dict[str, Any]:
     custom = game_string.partition("(")[0] in games.PYTHON_GAMES
     game = games.python_game(game_string) if custom else pyspiel.load_game(game_string)
     collections: list[tuple[int, float]] = []
@@ -72,6 +75,8 @@ def measure(game_string: str, engine: str, time_limit: float, n_games: int) -> d
     gc.callbacks.append(on_gc)
     try:
         for seed in range(n_games):
+            if collect:
+                gc.collect()
             seats = [
                 _TimedBot(bots.make_bot(spec, game, p), collections)
                 for p in range(game.num_players())
@@ -94,7 +99,9 @@ def measure(game_string: str, engine: str, time_limit: float, n_games: int) -> d
 
 def main(argv: Sequence[str]) -> None:
     del argv
-    r = measure(FLAGS.game, FLAGS.engine, FLAGS.time_limit, FLAGS.games)
+    r = measure(
+        FLAGS.game, FLAGS.engine, FLAGS.time_limit, FLAGS.games, FLAGS.collect_between_games
+    )
     generation, seconds = r["longest_in_move"]
     print(
         f"{FLAGS.game}, engine={FLAGS.engine}, {r['moves']} moves: worst {r['worst_move']:.4f} s "
