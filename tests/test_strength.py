@@ -91,3 +91,23 @@ def test_a_tiny_study_runs_resumes_and_reports(tmp_path):
     again = run_study(tiny, out, RunnerOptions(workers=1, task_timeout=120))
     assert len((out / SESSIONS_FILE).read_text().splitlines()) == 2
     assert again["games"] == 10 and again["score"] == result["score"]
+
+
+def test_overview_cells_are_short_verdicts_with_scores():
+    base = {"score": 0.5612, "games": 1056, "planned_games": 1056}
+    assert report._cell({**base, "verdict": "wins"}) == "**wins** 0.561"
+    assert (
+        report._cell({**base, "verdict": "no difference of 0.03 or more at 1056 games"})
+        == "no diff. >= 0.03: 0.561"
+    )
+    partial = {**base, "games": 400, "verdict": "incomplete (400 of 1056): loses"}
+    assert report._cell(partial) == "**loses** 0.561 (400 of 1056 games)"
+    assert report._cell(None) == "not run"
+
+
+def test_lead_table_marks_the_chosen_time():
+    records = plan.read_records(ROOT / "results" / "strength" / "depth_lead")
+    rows = [r for r in report.lead_table(records) if r.startswith("| einstein | star2 |")]
+    assert len(rows) == 1 and rows[0].endswith(
+        f"| {plan.LEAD_TIMES['einstein', 'star2', 'expectiminimax']:g} s |"
+    )

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from experiments.strength.plan import GAMES, QUESTIONS, Study, studies
+from experiments.strength.plan import GAMES, LEAD_TIMES, QUESTIONS, Study, studies
 from experiments.strength.study import RESULT_FILE
 
 CPU_SECONDS_PER_DECISION_OVERHEAD = 0.005  # bot construction, records, chance events
@@ -25,9 +25,19 @@ def load_result(out: Path, study: Study) -> dict[str, Any] | None:
 
 
 def _cell(result: dict[str, Any] | None) -> str:
+    """A short verdict and the score: '**wins** 0.561', 'no diff. >= 0.03: 0.499'."""
     if result is None:
         return "not run"
-    return f"{result['verdict']} ({result['score']:.3f})"
+    verdict, score = result["verdict"], f"{result['score']:.3f}"
+    partial = verdict.startswith("incomplete")
+    if partial:
+        verdict = verdict.partition(": ")[2]
+    if verdict in ("wins", "loses"):
+        text = f"**{verdict}** {score}"
+    else:
+        bound = verdict.split("of ")[1].split(" or")[0]
+        text = f"no diff. >= {bound}: {score}"
+    return text + (f" ({result['games']} of {result['planned_games']} games)" if partial else "")
 
 
 def _interval(pair: list[float]) -> str:
@@ -49,7 +59,7 @@ def overview(out: Path) -> list[str]:
         cells = []
         for g, t in columns:
             s = by_key.get((q.name, g, t))
-            cells.append("" if s is None else _cell(load_result(out, s)))
+            cells.append("-" if s is None else _cell(load_result(out, s)))
         lines.append(f"| {q.bot} v {q.opponent} | " + " | ".join(cells) + " |")
     return lines
 
@@ -79,5 +89,36 @@ def details(out: Path) -> list[str]:
             f"| {_interval(r['pair_interval'])} | {' '.join(map(str, r['pentanomial']))} "
             f"| {r['verdict']} | {depth} | {engine} | {','.join(r['revisions'])} "
             f"| {r['wall_seconds']:.0f} | {load} |"
+        )
+    return lines
+
+
+def lead_table(records: list[dict[str, Any]]) -> list[str]:
+    """Mean completed depth lead of each question's bot at each time per move."""
+    depths: dict[tuple[str, str, float], list[int]] = {}
+    for r in records:
+        if r.get("section") == "equal_time" and r.get("depth") is not None:
+            depths.setdefault((r["game"], r["bot"], float(r["time_limit"])), []).append(r["depth"])
+    times = sorted({t for _, _, t in depths})
+    lines = [
+        "| game | bot | over | " + " | ".join(f"lead at {t:g} s" for t in times) + " | chosen |",
+        "|---|---|---|" + "---:|" * len(times) + "---:|",
+    ]
+    pairs = sorted({(g, q.bot, q.lead_over) for q in QUESTIONS for g in q.games})
+    for game_key, bot, over in pairs:
+        cells = []
+        for t in times:
+            mine = depths.get((GAMES[game_key], bot, t))
+            theirs = depths.get((GAMES[game_key], over, t))
+            cells.append(
+                f"{sum(mine) / len(mine) - sum(theirs) / len(theirs):+.2f}"
+                if mine and theirs
+                else "-"
+            )
+        chosen = LEAD_TIMES.get((game_key, bot, over))
+        lines.append(
+            f"| {game_key} | {bot} | {over} | "
+            + " | ".join(cells)
+            + f" | {'-' if chosen is None else f'{chosen:g} s'} |"
         )
     return lines
