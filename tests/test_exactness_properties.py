@@ -13,66 +13,25 @@ from __future__ import annotations
 
 import pytest
 from engines import ENGINES
-from hypothesis import HealthCheck, given, settings
+from exactness import OPTION_SETS, TOL, plain_problems, with_options
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from plain_expectiminimax import CountingEvaluator, plain_expectiminimax
+from plain_expectiminimax import plain_expectiminimax
 from random_tree_game import (
     RandomTree,
     RandomTreeGame,
-    StateOnlyTreeEvaluator,
     TreeEvaluator,
     TreePosition,
+    game_and_evaluator,
     minimize_tree,
+    search_cases,
     tree_strategy,
 )
-from soak import SOAK, examples
+from soak import PROFILE, examples
 
 import bots
-from bots.search import search
 
-TOL = 1e-9
-# Fixed, derandomized profile: CI sees the same examples on every run (a soak run,
-# STARSPIEL_SOAK=k in tests/soak.py, draws k times as many fresh ones).
-PROFILE = dict(
-    derandomize=SOAK == 1,
-    database=None,
-    deadline=None,
-    print_blob=False,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-# tt_size 2 forces replacement in the middle of a search.
-CONFIGS = [(alg, tt) for alg in ("expectiminimax", "star1", "star2") for tt in (0, 2, 100_000)]
-
-
-def _game_and_evaluator(tree: RandomTree, fast: bool, positions: bool):
-    game = RandomTreeGame(tree, fast_path=fast)
-    evaluator = TreeEvaluator(game) if positions else StateOnlyTreeEvaluator(game)
-    return game, evaluator
-
-
-def _all_bounds(tree: RandomTree) -> tuple[float, float]:
-    """The declared evaluator bounds (they cover every terminal value too)."""
-    return tree.eval_bounds
-
-
-@st.composite
-def search_cases(draw, eval_bounds: str = "same"):
-    """(tree, root node, searching player, depth, fast_path, accepts_positions, ordering)."""
-    tree = draw(tree_strategy(eval_bounds=eval_bounds))
-    roots = [i for i, n in enumerate(tree.nodes) if n[0] != "T"]
-    # Mostly the whole tree; sometimes an inner node (chance roots, opponent's nodes).
-    root = draw(st.sampled_from(roots)) if draw(st.integers(0, 3)) == 0 else 0
-    player = draw(st.integers(0, tree.num_players - 1))
-    depth = draw(st.sampled_from([1, 2, 3, 4]))
-    return (
-        tree,
-        root,
-        player,
-        depth,
-        draw(st.booleans()),
-        draw(st.booleans()),
-        draw(st.booleans()),
-    )
+TREE_SETS = OPTION_SETS["exact_trees"]
 
 
 def _problems(
@@ -86,39 +45,19 @@ def _problems(
     engine: str = "python",
 ) -> list[str]:
     """Every way the exact configurations on ``engine`` disagree with plain on one search."""
-    game, evaluator = _game_and_evaluator(tree, fast, positions)
+    game, evaluator = game_and_evaluator(tree, fast, positions)
     state = TreePosition(game, root).to_state()
-    plain = plain_expectiminimax(state, depth, evaluator, player)
-    low, high = _all_bounds(tree)
-    out = []
-    if not low - TOL <= plain.value <= high + TOL:
-        out.append(f"plain value {plain.value} outside bounds {(low, high)}")
-    for algorithm, tt_size in CONFIGS:
-        counting = CountingEvaluator(evaluator)
-        res = search(
-            game,
-            state,
-            algorithm,
-            depth,
-            evaluator=counting,
-            tt_size=tt_size,
-            move_ordering=ordering,
-            player=player,
-            engine=engine,
-        )
-        tag = f"{algorithm} tt_size={tt_size} engine={res.engine}"
-        if not abs(res.value - plain.value) <= TOL:
-            out.append(f"{tag}: value {res.value!r}, plain {plain.value!r}")
-        elif not low - TOL <= res.value <= high + TOL:
-            out.append(f"{tag}: value {res.value!r} outside bounds {(low, high)}")
-        elif plain.action_values and res.action not in plain.best_actions():
-            out.append(f"{tag}: action {res.action}, plain action values {plain.action_values}")
-        if res.stats["evaluations"] != counting.calls:
-            out.append(
-                f"{tag}: stats evaluations {res.stats['evaluations']}, "
-                f"evaluator called {counting.calls} times"
-            )
-    return out
+    return plain_problems(
+        game,
+        state,
+        depth,
+        with_options(TREE_SETS, move_ordering=ordering),
+        engine=engine,
+        evaluator=evaluator,
+        player=player,
+        count_evaluations=True,
+        bounds=tree.eval_bounds,
+    ).problems
 
 
 def _is_final_example() -> bool:
