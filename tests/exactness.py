@@ -31,7 +31,7 @@ STAR25 = tuple(
     [{"probing_factor": 0, "probing": "cyclic"}]
     + [{"probing_factor": k, "probing": p} for k in (1, 2, 3) for p in ("cyclic", "sequential")]
 )
-ORDERINGS = ({"history_min_depth": 1}, {"static_ordering": True})
+ORDERINGS = {"history": {"history_min_depth": 1}, "static": {"static_ordering": True}}
 # Table sizes: none; 2 entries, replaced in the middle of a search; room for the whole search.
 TREE_TABLES = (0, 2, 100_000)
 GAME_TABLES = (0, 10_000)
@@ -66,11 +66,11 @@ OPTION_SETS: dict[str, tuple[Options, ...]] = {
     # test_ordering_options: one searcher deepened, per move-ordering option.
     **{
         f"ordering_trees_{name}": option_sets(("star1", "star2"), (0, 100_000), (ordering,))
-        for name, ordering in zip(("history", "static"), ORDERINGS, strict=True)
+        for name, ordering in ORDERINGS.items()
     },
     **{
         f"ordering_games_{name}": option_sets(("star2",), (10_000,), (ordering,))
-        for name, ordering in zip(("history", "static"), ORDERINGS, strict=True)
+        for name, ordering in ORDERINGS.items()
     },
 }
 

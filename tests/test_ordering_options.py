@@ -14,7 +14,7 @@ from __future__ import annotations
 import pyspiel
 import pytest
 from engines import ENGINES
-from exactness import OPTION_SETS, plain_problems
+from exactness import OPTION_SETS, ORDERINGS, plain_problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from plain_expectiminimax import sample_positions
@@ -38,7 +38,7 @@ def _deepening(game, state, algorithm, max_depth, engine="python", **options):
 
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(80), **PROFILE)
-@given(search_cases(), st.sampled_from(("history", "static")))
+@given(search_cases(), st.sampled_from(list(ORDERINGS)))
 def test_ordering_options_equal_plain_on_random_trees(engine, case, ordering):
     tree, root, player, depth, fast, positions, _ = case
     game, evaluator = game_and_evaluator(tree, fast, positions)
@@ -55,7 +55,7 @@ def test_ordering_options_equal_plain_on_random_trees(engine, case, ordering):
     assert not problems, "\n".join(problems) + "\n" + tree.literal()
 
 
-@pytest.mark.parametrize("ordering", ["history", "static"])
+@pytest.mark.parametrize("ordering", list(ORDERINGS))
 @pytest.mark.parametrize(
     "name, depth, count, max_moves",
     [
