@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from plain_expectiminimax import CountingEvaluator, plain_expectiminimax
+from random_tree_game import TreePosition, game_and_evaluator
 
 import bots
 from bots.native_search import make_searcher
@@ -161,6 +162,34 @@ def plain_problems(
                 f"{name}: stats evaluations {evaluations}, evaluator called {counting.calls} times"
             )
     return Check(problems, nodes)
+
+
+def tree_case_problems(
+    case: tuple, sets: Sequence[Options], *, engine: str, case_ordering: bool = True, **checks: Any
+) -> list[str]:
+    """``plain_problems`` on one generated case (``random_tree_game.search_cases``); the
+    case's ``move_ordering`` is added to every option set unless ``case_ordering`` is False."""
+    tree, root, player, depth, fast, positions, ordering = case
+    game, evaluator = game_and_evaluator(tree, fast, positions)
+    if case_ordering:
+        sets = with_options(sets, move_ordering=ordering)
+    state = TreePosition(game, root).to_state()
+    return plain_problems(
+        game, state, depth, sets, engine=engine, evaluator=evaluator, player=player, **checks
+    ).problems
+
+
+def positions_problems(
+    game: Any, states: Iterable[Any], depths: Iterable[int], sets: Sequence[Options], **checks: Any
+) -> list[str]:
+    """``plain_problems`` on each of ``states`` at each of ``depths``, each problem naming
+    the game and the position's history."""
+    problems = []
+    for state in states:
+        for depth in depths:
+            where = f"{game} history={state.history()}"
+            problems += plain_problems(game, state, depth, sets, where=where, **checks).problems
+    return problems
 
 
 def _depths(depth: int, deepening: bool) -> range:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
-from exactness import OPTION_SETS, plain_problems
+from exactness import OPTION_SETS, positions_problems
 from plain_expectiminimax import sample_positions
 
 import games  # noqa: F401  registers the custom games
@@ -25,17 +25,7 @@ def test_exact_algorithms_match_plain_on_custom_games(game_string, depths, posit
     evaluator = default_evaluator(game)
     states = sample_positions(game, positions, 11, 6)
     assert states
-    problems = []
-    for state in states:
-        for depth in depths:
-            problems += plain_problems(
-                game,
-                state,
-                depth,
-                OPTION_SETS["custom_games"],
-                engine=engine,
-                evaluator=evaluator,
-                player=state.current_player(),
-                where=f"{game_string} history={state.history()}",
-            ).problems
+    problems = positions_problems(
+        game, states, depths, OPTION_SETS["custom_games"], engine=engine, evaluator=evaluator
+    )
     assert not problems, "\n".join(problems)

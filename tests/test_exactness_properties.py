@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 from engines import ENGINES
-from exactness import OPTION_SETS, TOL, plain_problems, with_options
+from exactness import OPTION_SETS, TOL, tree_case_problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from plain_expectiminimax import plain_expectiminimax
@@ -22,7 +22,6 @@ from random_tree_game import (
     RandomTreeGame,
     TreeEvaluator,
     TreePosition,
-    game_and_evaluator,
     minimize_tree,
     search_cases,
     tree_strategy,
@@ -45,19 +44,10 @@ def _problems(
     engine: str = "python",
 ) -> list[str]:
     """Every way the exact configurations on ``engine`` disagree with plain on one search."""
-    game, evaluator = game_and_evaluator(tree, fast, positions)
-    state = TreePosition(game, root).to_state()
-    return plain_problems(
-        game,
-        state,
-        depth,
-        with_options(TREE_SETS, move_ordering=ordering),
-        engine=engine,
-        evaluator=evaluator,
-        player=player,
-        count_evaluations=True,
-        bounds=tree.eval_bounds,
-    ).problems
+    case = (tree, root, player, depth, fast, positions, ordering)
+    return tree_case_problems(
+        case, TREE_SETS, engine=engine, count_evaluations=True, bounds=tree.eval_bounds
+    )
 
 
 def _is_final_example() -> bool:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import pyspiel
 import pytest
 from engines import ENGINES
-from exactness import OPTION_SETS, ORDERINGS, plain_problems
+from exactness import OPTION_SETS, ORDERINGS, positions_problems, tree_case_problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from plain_expectiminimax import sample_positions
-from random_tree_game import TreePosition, game_and_evaluator, search_cases
+from random_tree_game import search_cases
 from soak import PROFILE, examples
 
 import bots
@@ -40,19 +40,9 @@ def _deepening(game, state, algorithm, max_depth, engine="python", **options):
 @settings(max_examples=examples(80), **PROFILE)
 @given(search_cases(), st.sampled_from(list(ORDERINGS)))
 def test_ordering_options_equal_plain_on_random_trees(engine, case, ordering):
-    tree, root, player, depth, fast, positions, _ = case
-    game, evaluator = game_and_evaluator(tree, fast, positions)
-    problems = plain_problems(
-        game,
-        TreePosition(game, root).to_state(),
-        depth,
-        OPTION_SETS[f"ordering_trees_{ordering}"],
-        engine=engine,
-        evaluator=evaluator,
-        player=player,
-        deepening=True,
-    ).problems
-    assert not problems, "\n".join(problems) + "\n" + tree.literal()
+    sets = OPTION_SETS[f"ordering_trees_{ordering}"]
+    problems = tree_case_problems(case, sets, engine=engine, case_ordering=False, deepening=True)
+    assert not problems, "\n".join(problems) + "\n" + case[0].literal()
 
 
 @pytest.mark.parametrize("ordering", list(ORDERINGS))
@@ -69,22 +59,17 @@ def test_ordering_options_equal_plain_in_real_games(
     name, depth, count, max_moves, ordering, engine
 ):
     game = pyspiel.load_game(name)
-    evaluator = make_evaluator(None, game)
-    problems = []
-    for state in sample_positions(game, count, seed=31, max_moves=max_moves):
-        if state.current_player() < 0:
-            continue
-        problems += plain_problems(
-            game,
-            state,
-            depth,
-            OPTION_SETS[f"ordering_games_{ordering}"],
-            engine=engine,
-            evaluator=evaluator,
-            pass_evaluator=False,
-            deepening=True,
-            where=f"{name} {state.history()}",
-        ).problems
+    states = sample_positions(game, count, seed=31, max_moves=max_moves)
+    problems = positions_problems(
+        game,
+        [state for state in states if state.current_player() >= 0],
+        (depth,),
+        OPTION_SETS[f"ordering_games_{ordering}"],
+        engine=engine,
+        evaluator=make_evaluator(None, game),
+        pass_evaluator=False,
+        deepening=True,
+    )
     assert not problems, "\n".join(problems)
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import pyspiel
 import pytest
 from engines import ENGINES
-from exactness import OPTION_SETS, plain_problems, with_options
+from exactness import OPTION_SETS, positions_problems, tree_case_problems
 from hypothesis import given, settings
 from plain_expectiminimax import sample_positions
-from random_tree_game import TreePosition, game_and_evaluator, search_cases
+from random_tree_game import search_cases
 from soak import PROFILE, examples
 
 import bots
@@ -29,19 +29,10 @@ from bots.search import search
 @settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())
 def test_reachable_probes_equal_plain_on_random_trees(engine, case):
-    tree, root, player, depth, fast, positions, ordering = case
-    game, evaluator = game_and_evaluator(tree, fast, positions)
-    problems = plain_problems(
-        game,
-        TreePosition(game, root).to_state(),
-        depth,
-        with_options(OPTION_SETS["reachable_trees"], move_ordering=ordering),
-        engine=engine,
-        evaluator=evaluator,
-        player=player,
-        count_evaluations=True,
-    ).problems
-    assert not problems, "\n".join(problems) + "\n" + tree.literal()
+    problems = tree_case_problems(
+        case, OPTION_SETS["reachable_trees"], engine=engine, count_evaluations=True
+    )
+    assert not problems, "\n".join(problems) + "\n" + case[0].literal()
 
 
 @pytest.mark.parametrize(
@@ -56,19 +47,15 @@ def test_reachable_probes_equal_plain_on_random_trees(engine, case):
 )
 def test_reachable_probes_equal_plain_in_real_games(name, depth, count, max_moves, engine):
     game = pyspiel.load_game(name)
-    evaluator = make_evaluator(None, game)
-    problems = []
-    for state in sample_positions(game, count, seed=23, max_moves=max_moves):
-        problems += plain_problems(
-            game,
-            state,
-            depth,
-            OPTION_SETS["reachable_games"],
-            engine=engine,
-            evaluator=evaluator,
-            pass_evaluator=False,
-            where=f"{name} history={state.history()}",
-        ).problems
+    problems = positions_problems(
+        game,
+        sample_positions(game, count, seed=23, max_moves=max_moves),
+        (depth,),
+        OPTION_SETS["reachable_games"],
+        engine=engine,
+        evaluator=make_evaluator(None, game),
+        pass_evaluator=False,
+    )
     assert not problems, "\n".join(problems)
 
 

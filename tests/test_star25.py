@@ -13,15 +13,13 @@ from __future__ import annotations
 import pyspiel
 import pytest
 from engines import ENGINES
-from exactness import OPTION_SETS, TOL, plain_problems, with_options
+from exactness import OPTION_SETS, TOL, positions_problems, tree_case_problems
 from hypothesis import given, settings
 from plain_expectiminimax import plain_expectiminimax, sample_positions
 from random_tree_game import (
     RandomTree,
     RandomTreeGame,
     TreeEvaluator,
-    TreePosition,
-    game_and_evaluator,
     search_cases,
 )
 from soak import PROFILE, examples
@@ -124,18 +122,10 @@ def test_probing_factor_one_is_star2_and_zero_is_star1_node_for_node(engine):
 @settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())
 def test_star25_equals_plain_on_random_trees(engine, case):
-    tree, root, player, depth, fast, positions, ordering = case
-    game, evaluator = game_and_evaluator(tree, fast, positions)
-    problems = plain_problems(
-        game,
-        TreePosition(game, root).to_state(),
-        depth,
-        with_options(OPTION_SETS["star25_trees"], move_ordering=ordering),
-        engine=engine,
-        evaluator=evaluator,
-        player=player,
-        count_evaluations=True,
-    ).problems
+    problems = tree_case_problems(
+        case, OPTION_SETS["star25_trees"], engine=engine, count_evaluations=True
+    )
+    tree, root, _, depth, *_ = case
     assert not problems, "\n".join(problems) + f"\nroot={root} depth={depth}\n" + tree.literal()
 
 
@@ -153,19 +143,15 @@ REAL_GAMES = [
 @pytest.mark.parametrize("name, depth, count, max_moves", REAL_GAMES)
 def test_star25_equals_plain_in_real_games(name, depth, count, max_moves, engine):
     game = pyspiel.load_game(name)
-    evaluator = make_evaluator(None, game)
-    problems = []
-    for state in sample_positions(game, count, seed=17, max_moves=max_moves):
-        problems += plain_problems(
-            game,
-            state,
-            depth,
-            OPTION_SETS["star25_games"],
-            engine=engine,
-            evaluator=evaluator,
-            pass_evaluator=False,
-            where=f"{name} history={state.history()}",
-        ).problems
+    problems = positions_problems(
+        game,
+        sample_positions(game, count, seed=17, max_moves=max_moves),
+        (depth,),
+        OPTION_SETS["star25_games"],
+        engine=engine,
+        evaluator=make_evaluator(None, game),
+        pass_evaluator=False,
+    )
     assert not problems, "\n".join(problems)
 
 
