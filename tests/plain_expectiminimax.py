@@ -1,9 +1,9 @@
 """Plain expectiminimax: the reference the exact search algorithms are checked against.
 
 Deliberately simple and independent of bots/: recursive, no pruning, no table,
-no move ordering, full enumeration of every chance outcome. Depth convention of
-DESIGN.md (the same as OpenSpiel's ``minimax.expectiminimax``): decision nodes
-consume one unit, chance nodes none; a terminal is worth ``returns()[player]``;
+no move ordering, full enumeration of every chance outcome. The depth convention
+is docs/engine.md's ("Conventions"), also OpenSpiel's ``minimax.expectiminimax``'s:
+decision nodes consume one unit, chance nodes none; a terminal is worth ``returns()[player]``;
 at depth 0 any other state (chance or decision) is a leaf worth
 ``evaluator.evaluate(state)[player]``. Max where ``current_player() == player``,
 min at the other player's nodes.

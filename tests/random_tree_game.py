@@ -193,7 +193,7 @@ class RandomTreeGame(pyspiel.Game):
 
 
 class TreePosition:
-    """Immutable, hashable fast-path position (see BRIEF.md, 'Fast path')."""
+    """Immutable, hashable fast-path position (docs/games.md, "Fast path and evaluators")."""
 
     __slots__ = ("game", "node")
 
@@ -661,3 +661,36 @@ def tree_strategy(
         )
 
     return st.one_of(build_tree(), seeded_tree())
+
+
+def game_and_evaluator(tree: RandomTree, fast: bool, positions: bool) -> tuple[RandomTreeGame, Any]:
+    """The tree's game (fast path or not) and an evaluator that takes positions or not."""
+    game = RandomTreeGame(tree, fast_path=fast)
+    evaluator = TreeEvaluator(game) if positions else StateOnlyTreeEvaluator(game)
+    return game, evaluator
+
+
+def search_cases(eval_bounds: str = "same"):
+    """Hypothesis strategy for one search of a generated tree: (tree, root node, searching
+    player, depth, fast_path, evaluator accepts positions, move_ordering)."""
+    from hypothesis import strategies as st  # test-only dependency
+
+    @st.composite
+    def case(draw):
+        tree = draw(tree_strategy(eval_bounds=eval_bounds))
+        roots = [i for i, n in enumerate(tree.nodes) if n[0] != "T"]
+        # Mostly the whole tree; sometimes an inner node (chance roots, opponent's nodes).
+        root = draw(st.sampled_from(roots)) if draw(st.integers(0, 3)) == 0 else 0
+        player = draw(st.integers(0, tree.num_players - 1))
+        depth = draw(st.sampled_from([1, 2, 3, 4]))
+        return (
+            tree,
+            root,
+            player,
+            depth,
+            draw(st.booleans()),
+            draw(st.booleans()),
+            draw(st.booleans()),
+        )
+
+    return case()

@@ -1,4 +1,6 @@
-"""The depth benchmark on tiny settings: records, summary, resume, workers."""
+"""The depth benchmark on tiny settings: records, summary, per-algorithm depths and skips.
+
+Resume and worker counts are the shared runner's (test_runner.py)."""
 
 from __future__ import annotations
 
@@ -74,17 +76,6 @@ def test_both_sections_record_every_task_and_summarize(tmp_path):
             assert all(0 <= d["tt_hits"] <= d["nodes"] for d in r["depths"])
     assert "deeper / shallower than expectiminimax" in text
     assert os.path.exists(os.path.join(out, "summary.md"))
-
-
-def test_node_counts_do_not_depend_on_workers_and_a_rerun_resumes(tmp_path):
-    settings = dict(SETTINGS, sections=["time_to_depth"])
-    one, two = str(tmp_path / "one"), str(tmp_path / "two")
-    depth.run(settings, one, RunnerOptions(workers=1, progress=False))
-    depth.run(settings, two, RunnerOptions(workers=2, progress=False))
-    assert _node_counts(_records(one)) == _node_counts(_records(two))
-    before = os.path.getsize(os.path.join(one, depth.RECORDS_FILE))
-    depth.run(settings, one, RunnerOptions(workers=1, progress=False))
-    assert os.path.getsize(os.path.join(one, depth.RECORDS_FILE)) == before
 
 
 def test_per_algorithm_depth_and_skips(tmp_path):

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
 import numpy as np
 import pyspiel
 import pytest
+from node_budget import NodeBudgetSearcher
 from open_spiel.python.algorithms import evaluate_bots as python_evaluate_bots
+from plain_expectiminimax import plain_expectiminimax
+from random_tree_game import (
+    RandomTreeGame,
+    RandomTreeStateFast,
+    TreeEvaluator,
+    TreePosition,
+    random_tree,
+)
 
 import bots
 import games  # noqa: F401  registers the custom games
+from bots.search import SearchTimeout
 from bots.search_bot import SearchBot
 from bots.spec import parse_spec
 
@@ -113,16 +124,19 @@ def test_time_limited_search_plays_the_deepest_completed_iteration():
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
-    # A roll decision fans out into up to 7,776 dice outcomes per move.
-    bot = bots.make_bot("star2(time_limit=0.05)", game, state.current_player())
+    # A roll decision fans out into up to 7,776 dice outcomes per move: iteration 1
+    # visits a few dozen nodes, iteration 2 about 240,000. A node budget (a clock that
+    # stops at the same node on every machine) ends the move inside iteration 2.
+    player = state.current_player()
+    searcher = NodeBudgetSearcher(game, player, "star2", tt_size=100_000)
+    searcher.budget = 5_000
+    bot = SearchBot(game, player, searcher, None, 1000.0, seed=0)
     action = bot.step(state)
     stats = bot.last_search
     assert action in state.legal_actions() and stats["action"] == action
-    completed = [iteration["depth"] for iteration in stats["iterations"]]
-    assert completed == list(range(1, len(completed) + 1))
-    # The reported depth is the deepest iteration that finished (0: none did, and the
-    # move is the best fully searched root move or the first in the bot's ordering).
-    assert stats["depth"] == (completed[-1] if completed else 0)
+    # The reported depth is the deepest iteration that finished.
+    assert [iteration["depth"] for iteration in stats["iterations"]] == [1]
+    assert stats["depth"] == 1 and stats["completed"] is False
 
 
 def test_fixed_depth_is_deterministic_and_reports_depth():
@@ -275,16 +289,9 @@ def test_parse_spec_nested_values():
 
 
 def test_persistent_table_tells_mid_game_python_states_apart():
-    """Regression: states a Python game builds mid-game share a short history.
-
-    The bot's table outlives a move; keyed by history alone, two different
-    roots built by ``to_state()`` (both with an empty history) collided.
-    """
-    import random
-
-    from plain_expectiminimax import plain_expectiminimax
-    from random_tree_game import RandomTreeGame, TreeEvaluator, TreePosition, random_tree
-
+    """The bot's table outlives a move, and states a Python game builds mid-game share a
+    short history: two different roots built by ``to_state()`` (both with an empty
+    history) must not collide in it."""
     failures = []
     for seed in range(40):
         tree = random_tree(random.Random(seed))
@@ -301,18 +308,46 @@ def test_persistent_table_tells_mid_game_python_states_apart():
     assert failures == []
 
 
+class _CountedPosition(TreePosition):
+    """A random-tree position that counts how many of its kind are alive."""
+
+    __slots__ = ()
+    alive = 0
+
+    def __init__(self, game: RandomTreeGame, node: int) -> None:
+        super().__init__(game, node)
+        _CountedPosition.alive += 1
+
+    def __del__(self) -> None:
+        _CountedPosition.alive -= 1
+
+    def child(self, action: int) -> _CountedPosition:
+        return _CountedPosition(self.game, self.child_node(action))
+
+
+class _CountedState(RandomTreeStateFast):
+    def search_position(self) -> _CountedPosition:
+        return _CountedPosition(self._pos.game, self.node)
+
+
 def test_an_interrupted_search_frees_its_tree_in_the_next_search():
-    # Freeing thousands of abandoned yacht states took 10-15 ms after the deadline;
-    # the searcher keeps them until its next search, which pays inside its own budget.
-    game = pyspiel.load_game("yacht")
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(state.chance_outcomes()[0][0])
-    bot = bots.make_bot("star2(time_limit=0.02)", game, state.current_player(), engine="python")
-    bot.step(state)
-    assert bot.searcher._abandoned is not None  # the last iteration ran out of time
-    bot.searcher.search(state, 1)
-    assert bot.searcher._abandoned is None
+    # Freeing thousands of abandoned states (a wide chance node in yacht) would make
+    # the move late; the searcher keeps them until its next search, which pays inside
+    # its own budget. A node budget interrupts the search at the same node on
+    # every machine; with no table, nothing else holds a position once a search ends.
+    tree = random_tree(random.Random(0), max_nodes=150, layered=True, reuse=0.3)
+    game = RandomTreeGame(tree)
+    state = _CountedState(game, 0)
+    searcher = NodeBudgetSearcher(game, 0, "star2", evaluator=TreeEvaluator(game), tt_size=0)
+    searcher.search(state, 6)
+    assert _CountedPosition.alive == 0 and searcher.nodes > 500
+    searcher.budget, searcher.deadline = 100, 0.0
+    with pytest.raises(SearchTimeout):
+        searcher.search(state, 6)
+    assert _CountedPosition.alive > 0  # the interrupted path is still held
+    searcher.deadline = None
+    searcher.search(state, 1)
+    assert _CountedPosition.alive == 0
 
 
 def test_import_bots_loads_the_engine_only_on_use():

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
-from plain_expectiminimax import plain_expectiminimax, sample_positions
+from exactness import OPTION_SETS, positions_problems
+from plain_expectiminimax import sample_positions
 
 import games  # noqa: F401  registers the custom games
 from bots.evaluators import default_evaluator
-from bots.search import search
-
-CONFIGS = [("expectiminimax", 0), ("star1", 0), ("star2", 0), ("star2", 100_000)]
 
 
 @pytest.mark.parametrize(
@@ -27,26 +25,7 @@ def test_exact_algorithms_match_plain_on_custom_games(game_string, depths, posit
     evaluator = default_evaluator(game)
     states = sample_positions(game, positions, 11, 6)
     assert states
-    for state in states:
-        player = state.current_player()
-        for depth in depths:
-            expected = plain_expectiminimax(state, depth, evaluator, player).value
-            for algorithm, tt_size in CONFIGS:
-                result = search(
-                    game,
-                    state,
-                    algorithm,
-                    depth,
-                    evaluator=evaluator,
-                    tt_size=tt_size,
-                    player=player,
-                    engine=engine,
-                )
-                assert result.engine == engine
-                assert abs(result.value - expected) <= 1e-9, (
-                    game_string,
-                    depth,
-                    algorithm,
-                    tt_size,
-                    engine,
-                )
+    problems = positions_problems(
+        game, states, depths, OPTION_SETS["custom_games"], engine=engine, evaluator=evaluator
+    )
+    assert not problems, "\n".join(problems)

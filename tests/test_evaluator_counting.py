@@ -1,6 +1,7 @@
 """``stats["evaluations"]`` is exactly the number of evaluator calls.
 
-DESIGN.md: counters are plain integers incremented where the event happens.
+Counters are integers incremented where the event happens (docs/engine.md, "Bots and
+their parameters").
 A counting proxy (which keeps the wrapped evaluator's ``bounds`` and
 ``accepts_positions``) measures the truth for every algorithm, with and
 without a table, through ``search()`` and through bots (fixed depth and

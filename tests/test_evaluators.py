@@ -447,8 +447,8 @@ def test_registered_evaluator_becomes_the_default(monkeypatch):
     try:
         evaluator = ev.default_evaluator(game)
         assert made == [game] and isinstance(evaluator, ev.MidpointEvaluator)
-        assert ev.make_evaluator("tic_tac_toe", game) is not None
-        assert len(made) == 2
+        assert isinstance(ev.make_evaluator("tic_tac_toe", game), ev.MidpointEvaluator)
+        assert made == [game, game]
         # The same factory again is fine (a module imported twice); another one is refused.
         ev.register_evaluator("tic_tac_toe", factory)
         with pytest.raises(ValueError, match="already has the evaluator"):

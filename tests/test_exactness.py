@@ -1,11 +1,11 @@
 """Exactness of the search engine against plain expectiminimax.
 
-DESIGN.md: expectiminimax (alpha-beta), Star1, Star2 and Star2 with a table
-return the same root value (to 1e-9) as plain expectiminimax at the same fixed
-depth with the same evaluator. Checked here on seeded random positions of real
-games and of the random-tree game (where chance decides who moves next, a
-player can move twice in a row, chance children can be terminal), plus node
-count orderings and the iterative-deepening bot's record.
+Expectiminimax (alpha-beta), Star1, Star2 and Star2 with a table return the same
+root value (to 1e-9) as plain expectiminimax at the same fixed depth with the same
+evaluator (docs/engine.md, "Conventions"). Checked here on seeded random positions of
+real games and of the random-tree game (where chance decides who moves next, a player
+can move twice in a row, chance children can be terminal), plus node count orderings
+and the iterative-deepening bot's record.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 import pyspiel
 import pytest
+from exactness import OPTION_SETS, TOL, plain_problems, tag, with_options
 from open_spiel.python.algorithms import minimax
 from plain_expectiminimax import HashEvaluator, plain_expectiminimax, sample_positions
 from random_tree_game import (
@@ -32,18 +33,10 @@ from soak import SEED, examples
 import bots
 import games  # noqa: F401  (registers dice and chance_tic_tac_toe)
 from bots.evaluators import default_evaluator
-from bots.search import search
 
-TOL = 1e-9
-TT = 100_000
-# (algorithm, tt_size): every exact configuration of the engine.
-EXACT_CONFIGS = (
-    ("expectiminimax", 0),
-    ("star1", 0),
-    ("star2", 0),
-    ("expectiminimax", TT),
-    ("star1", TT),
-    ("star2", TT),
+EXACT = OPTION_SETS["exact"]
+STAR1, EXPECTIMINIMAX, STAR2 = (
+    tag({"algorithm": a, "tt_size": 0}) for a in ("star1", "expectiminimax", "star2")
 )
 
 LAST_SEARCH_KEYS = (
@@ -88,36 +81,12 @@ def check_position(
     where: str = "",
     engine: str = "python",
 ) -> tuple[list[str], dict[str, int]]:
-    """Runs plain and every exact configuration on ``engine``; returns (problems, node counts)."""
-    plain = plain_expectiminimax(state, depth, evaluator, player)
-    problems: list[str] = []
-    nodes = {"plain": plain.nodes}
-    for algorithm, tt_size in EXACT_CONFIGS:
-        res = search(
-            game,
-            state,
-            algorithm,
-            depth,
-            evaluator=evaluator,
-            tt_size=tt_size,
-            move_ordering=move_ordering,
-            player=player,
-            engine=engine,
-        )
-        assert res.engine == engine
-        tag = f"{algorithm}(tt_size={tt_size})"
-        nodes[tag] = res.stats["nodes"]
-        if not abs(res.value - plain.value) <= TOL:
-            problems.append(
-                f"{where} depth={depth} {tag} engine={engine}: value {res.value!r}, "
-                f"plain {plain.value!r}"
-            )
-        elif plain.action_values and res.action not in plain.best_actions():
-            problems.append(
-                f"{where} depth={depth} {tag} engine={engine}: action {res.action} is not "
-                f"optimal; plain action values {plain.action_values}"
-            )
-    return problems, nodes
+    """Every exact configuration on ``engine`` against plain; (problems, node counts)."""
+    sets = EXACT if move_ordering else with_options(EXACT, move_ordering=False)
+    check = plain_problems(
+        game, state, depth, sets, engine=engine, evaluator=evaluator, player=player, where=where
+    )
+    return check.problems, check.nodes
 
 
 # ----------------------------------------------------------------- the reference
@@ -340,19 +309,19 @@ def _node_order_violations(counts):
     """Per position: star1 <= expectiminimax <= plain (no table)."""
     bad = []
     for where, n in counts:
-        s1, emm, plain = n["star1(tt_size=0)"], n["expectiminimax(tt_size=0)"], n["plain"]
+        s1, emm, plain = n[STAR1], n[EXPECTIMINIMAX], n["plain"]
         if not s1 <= emm <= plain:
             bad.append(f"{where}: star1 {s1}, expectiminimax {emm}, plain {plain}")
     return bad
 
 
 def _star2_totals(counts):
-    star2 = sum(n["star2(tt_size=0)"] for _, n in counts)
+    star2 = sum(n[STAR2] for _, n in counts)
     plain = sum(n["plain"] for _, n in counts)
     exceptions = [
-        f"{where}: star2 {n['star2(tt_size=0)']} > plain {n['plain']}"
+        f"{where}: star2 {n[STAR2]} > plain {n['plain']}"
         for where, n in counts
-        if n["star2(tt_size=0)"] > n["plain"]
+        if n[STAR2] > n["plain"]
     ]
     return star2, plain, exceptions
 

@@ -13,66 +13,24 @@ from __future__ import annotations
 
 import pytest
 from engines import ENGINES
-from hypothesis import HealthCheck, given, settings
+from exactness import OPTION_SETS, TOL, tree_case_problems
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from plain_expectiminimax import CountingEvaluator, plain_expectiminimax
+from plain_expectiminimax import plain_expectiminimax
 from random_tree_game import (
     RandomTree,
     RandomTreeGame,
-    StateOnlyTreeEvaluator,
     TreeEvaluator,
     TreePosition,
     minimize_tree,
+    search_cases,
     tree_strategy,
 )
-from soak import SOAK, examples
+from soak import PROFILE, examples
 
 import bots
-from bots.search import search
 
-TOL = 1e-9
-# Fixed, derandomized profile: CI sees the same examples on every run (a soak run,
-# STARSPIEL_SOAK=k in tests/soak.py, draws k times as many fresh ones).
-PROFILE = dict(
-    derandomize=SOAK == 1,
-    database=None,
-    deadline=None,
-    print_blob=False,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-# tt_size 2 forces replacement in the middle of a search.
-CONFIGS = [(alg, tt) for alg in ("expectiminimax", "star1", "star2") for tt in (0, 2, 100_000)]
-
-
-def _game_and_evaluator(tree: RandomTree, fast: bool, positions: bool):
-    game = RandomTreeGame(tree, fast_path=fast)
-    evaluator = TreeEvaluator(game) if positions else StateOnlyTreeEvaluator(game)
-    return game, evaluator
-
-
-def _all_bounds(tree: RandomTree) -> tuple[float, float]:
-    """The declared evaluator bounds (they cover every terminal value too)."""
-    return tree.eval_bounds
-
-
-@st.composite
-def search_cases(draw, eval_bounds: str = "same"):
-    """(tree, root node, searching player, depth, fast_path, accepts_positions, ordering)."""
-    tree = draw(tree_strategy(eval_bounds=eval_bounds))
-    roots = [i for i, n in enumerate(tree.nodes) if n[0] != "T"]
-    # Mostly the whole tree; sometimes an inner node (chance roots, opponent's nodes).
-    root = draw(st.sampled_from(roots)) if draw(st.integers(0, 3)) == 0 else 0
-    player = draw(st.integers(0, tree.num_players - 1))
-    depth = draw(st.sampled_from([1, 2, 3, 4]))
-    return (
-        tree,
-        root,
-        player,
-        depth,
-        draw(st.booleans()),
-        draw(st.booleans()),
-        draw(st.booleans()),
-    )
+TREE_SETS = OPTION_SETS["exact_trees"]
 
 
 def _problems(
@@ -86,39 +44,10 @@ def _problems(
     engine: str = "python",
 ) -> list[str]:
     """Every way the exact configurations on ``engine`` disagree with plain on one search."""
-    game, evaluator = _game_and_evaluator(tree, fast, positions)
-    state = TreePosition(game, root).to_state()
-    plain = plain_expectiminimax(state, depth, evaluator, player)
-    low, high = _all_bounds(tree)
-    out = []
-    if not low - TOL <= plain.value <= high + TOL:
-        out.append(f"plain value {plain.value} outside bounds {(low, high)}")
-    for algorithm, tt_size in CONFIGS:
-        counting = CountingEvaluator(evaluator)
-        res = search(
-            game,
-            state,
-            algorithm,
-            depth,
-            evaluator=counting,
-            tt_size=tt_size,
-            move_ordering=ordering,
-            player=player,
-            engine=engine,
-        )
-        tag = f"{algorithm} tt_size={tt_size} engine={res.engine}"
-        if not abs(res.value - plain.value) <= TOL:
-            out.append(f"{tag}: value {res.value!r}, plain {plain.value!r}")
-        elif not low - TOL <= res.value <= high + TOL:
-            out.append(f"{tag}: value {res.value!r} outside bounds {(low, high)}")
-        elif plain.action_values and res.action not in plain.best_actions():
-            out.append(f"{tag}: action {res.action}, plain action values {plain.action_values}")
-        if res.stats["evaluations"] != counting.calls:
-            out.append(
-                f"{tag}: stats evaluations {res.stats['evaluations']}, "
-                f"evaluator called {counting.calls} times"
-            )
-    return out
+    case = (tree, root, player, depth, fast, positions, ordering)
+    return tree_case_problems(
+        case, TREE_SETS, engine=engine, count_evaluations=True, bounds=tree.eval_bounds
+    )
 
 
 def _is_final_example() -> bool:
@@ -185,35 +114,37 @@ def bot_cases(draw):
     )
 
 
+def _check_bot(case, engine: str, deepening: bool) -> None:
+    """One bot (one table) on each root: plain's value and an optimal move. A fixed-depth bot
+    is stepped twice (the second step meets its own entries); an iterative-deepening bot
+    (iterations 1..d share the table) once, and must finish its deepest iteration."""
+    tree, player, roots, depth, algorithm, tt_size, fast = case
+    game = RandomTreeGame(tree, fast_path=fast)
+    evaluator = TreeEvaluator(game)
+    spec = f"{algorithm}(max_depth={depth}{',time_limit=600' if deepening else ''})"
+    bot = bots.make_bot(spec, game, player, evaluator=evaluator, tt_size=tt_size, engine=engine)
+    for root in roots:
+        state = TreePosition(game, root).to_state()
+        plain = plain_expectiminimax(state, depth, evaluator, player)
+        for step in range(1 if deepening else 2):
+            action = bot.step(state)
+            record = bot.last_search
+            if deepening:
+                assert record["completed"], record
+            assert abs(record["value"] - plain.value) <= TOL, (
+                f"\n{tree.literal()}\nbot {spec} tt_size={tt_size} engine={engine} "
+                f"fast_path={fast} player={player} roots={roots}: step #{step + 1} on node "
+                f"{root} got {record['value']!r} at depth {record['depth']}, plain {plain.value!r}"
+            )
+            assert action in plain.best_actions()
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(150), **PROFILE)
 @given(bot_cases())
 def test_persistent_table_keeps_bot_exact(engine, case):
     """One bot (one table) stepped twice on each of several states stays exact."""
-    tree, player, roots, depth, algorithm, tt_size, fast = case
-    game = RandomTreeGame(tree, fast_path=fast)
-    evaluator = TreeEvaluator(game)
-    bot = bots.make_bot(
-        f"{algorithm}(max_depth={depth})",
-        game,
-        player,
-        evaluator=evaluator,
-        tt_size=tt_size,
-        engine=engine,
-    )
-    for root in roots:
-        state = TreePosition(game, root).to_state()
-        plain = plain_expectiminimax(state, depth, evaluator, player)
-        for repeat in range(2):
-            action = bot.step(state)
-            value = bot.last_search["value"]
-            assert abs(value - plain.value) <= TOL, (
-                f"\n{tree.literal()}\nbot {algorithm}(max_depth={depth}) tt_size={tt_size} "
-                f"engine={engine} "
-                f"fast_path={fast} player={player} roots={roots}: step #{repeat + 1} on node "
-                f"{root} got {value!r}, plain {plain.value!r}"
-            )
-            assert action in plain.best_actions()
+    _check_bot(case, engine, deepening=False)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -221,26 +152,4 @@ def test_persistent_table_keeps_bot_exact(engine, case):
 @given(bot_cases())
 def test_iterative_deepening_reaches_plain_value(engine, case):
     """Iterations 1..d share one table; the final value is plain's at depth d."""
-    tree, player, roots, depth, algorithm, tt_size, fast = case
-    game = RandomTreeGame(tree, fast_path=fast)
-    evaluator = TreeEvaluator(game)
-    bot = bots.make_bot(
-        f"{algorithm}(max_depth={depth},time_limit=600)",
-        game,
-        player,
-        evaluator=evaluator,
-        tt_size=tt_size,
-        engine=engine,
-    )
-    for root in roots:
-        state = TreePosition(game, root).to_state()
-        plain = plain_expectiminimax(state, depth, evaluator, player)
-        action = bot.step(state)
-        value = bot.last_search["value"]
-        assert bot.last_search["completed"], bot.last_search
-        assert abs(value - plain.value) <= TOL, (
-            f"\n{tree.literal()}\nbot {algorithm}(max_depth={depth},time_limit=600) "
-            f"engine={engine} tt_size={tt_size} fast_path={fast} player={player} "
-            f"roots={roots}: node {root} got {value!r} at depth {bot.last_search['depth']}, plain {plain.value!r}"
-        )
-        assert action in plain.best_actions()
+    _check_bot(case, engine, deepening=True)

@@ -17,6 +17,7 @@ from typing import Any
 import pyspiel
 import pytest
 from engines import native_problem, position_keyed
+from exactness import deepen, deepening_differences
 from random_tree_game import RandomTreeGame, StateOnlyTreeEvaluator, random_tree
 
 import bots
@@ -69,30 +70,9 @@ def synthetic_calibration(path: Any, game: pyspiel.Game) -> str:
     return str(path)
 
 
-def deepen(
-    game: pyspiel.Game, state: Any, spec: str, depth: int, engine: str, **overrides: Any
-) -> dict[str, Any]:
-    """As tests/test_search_golden_stats.deepen, on ``engine``."""
-    searcher = bots.make_bot(spec, game, state.current_player(), engine=engine, **overrides)
-    searcher = searcher.searcher
-    assert searcher.engine == engine
-    searcher.reset_stats()
-    order: list[int] = []
-    iterations = []
-    for d in range(1, depth + 1):
-        value, action = searcher.search(state, d, root_order=order)
-        order = [action] if action is not None else []
-        iterations.append((value, action))
-    return {"iterations": iterations, "stats": searcher.stats()}
-
-
 def assert_same(python: dict[str, Any], native: dict[str, Any], where: str) -> None:
-    for d, ((value, action), (want, want_action)) in enumerate(
-        zip(native["iterations"], python["iterations"], strict=True), start=1
-    ):
-        assert action == want_action, f"{where} depth {d}: native {action}, python {want_action}"
-        assert value == pytest.approx(want, abs=1e-9), f"{where} depth {d}"
-    assert native["stats"] == python["stats"], where
+    differences = deepening_differences(python, native)
+    assert not differences, f"{where}: native differs from python: " + "; ".join(differences)
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -259,9 +239,10 @@ def test_a_native_bot_keeps_its_time_limit(game_string, spec):
         elapsed = time.perf_counter() - start
         assert action in state.legal_actions()
         assert bot.last_search["engine"] == "native"
-        # The deadline is obeyed (ignored, these searches would run for minutes); how
-        # close to it moves end is measured by experiments.benchmark.full_games, not here.
-        assert elapsed <= 1.0, (game_string, spec, elapsed, bot.last_search)
+        # The deadline stopped the deepening: without it these searches would run for
+        # minutes and finish. How close to it moves end is measured by
+        # experiments.benchmark.full_games, never asserted: it depends on the machine.
+        assert bot.last_search["completed"] is False, bot.last_search
         assert bot.last_search["time"] <= elapsed
 
 

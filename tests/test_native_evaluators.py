@@ -8,13 +8,11 @@ game parameters, and on the golden values of tests/evaluator_golden_values.json.
 
 from __future__ import annotations
 
-import json
-import pathlib
 import random
 
 import pyspiel
 import pytest
-from test_evaluator_values import _states as golden_states
+from evaluator_golden import GOLDEN, golden_states
 
 import games  # noqa: F401 - registers the custom games of the golden file
 from bots import native_engine
@@ -34,7 +32,6 @@ native = native_engine.native()
 if native is None:
     pytest.skip(native_engine.problem() or "no native engine", allow_module_level=True)
 
-GOLDEN = json.loads((pathlib.Path(__file__).parent / "evaluator_golden_values.json").read_text())
 
 # (game spec, Python evaluator class): default parameters plus variants of the
 # parameters each evaluator reads (pig's tables, catch's rows, 2048's bound,
@@ -123,7 +120,7 @@ def _golden_cases():
 @pytest.mark.parametrize("spec,golden_name,native_name", list(_golden_cases()))
 def test_native_reproduces_golden_values(spec, golden_name, native_name):
     game = pyspiel.load_game(spec)
-    states = golden_states(game, 12, 2024)
+    states = golden_states(game)
     want = dict(GOLDEN[spec])[golden_name]
     got = [
         [native.evaluator_value(native_name, game, s, p) for p in range(game.num_players())]

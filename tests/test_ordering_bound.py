@@ -145,7 +145,8 @@ def test_the_table_divides_by_the_references_time_to_depth():
 
 def test_a_bot_made_by_the_factory_accepts_the_large_table():
     game = pyspiel.load_game("pig")
-    bot = bots.make_bot("star2", game, 0, tt_size=ordering_bound.KNOWN_MOVES_CAPACITY)
-    assert bot.searcher.table is not None
+    capacity = ordering_bound.KNOWN_MOVES_CAPACITY
+    bot = bots.make_bot("star2", game, 0, tt_size=capacity, engine="python")
+    assert bot.searcher.table is not None and bot.searcher.table.capacity == capacity
     assert ordering_bound.skip_reason({"tt_size": 0})
     assert ordering_bound.skip_reason({}) is None

@@ -14,52 +14,38 @@ from __future__ import annotations
 import pyspiel
 import pytest
 from engines import ENGINES
+from exactness import OPTION_SETS, ORDERINGS, positions_problems, tree_case_problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from plain_expectiminimax import plain_expectiminimax, sample_positions
-from random_tree_game import TreePosition
-from soak import examples
-from test_exactness_properties import PROFILE, _game_and_evaluator, search_cases
+from plain_expectiminimax import sample_positions
+from random_tree_game import search_cases
+from soak import PROFILE, examples
 
 import bots
 import games  # noqa: F401  (registers dice)
 from bots.evaluators import make_evaluator
 from bots.native_search import make_searcher
 
-TOL = 1e-9
-
 
 def _deepening(game, state, algorithm, max_depth, engine="python", **options):
-    """(value, action) of each iteration of one searcher, table and history kept."""
+    """One searcher deepened to ``max_depth``, table and history kept."""
     searcher = make_searcher(engine, game, state.current_player(), algorithm, **options)
     assert searcher.engine == engine
-    return searcher, [searcher.search(state, depth) for depth in range(1, max_depth + 1)]
-
-
-ORDERINGS = ({"history_min_depth": 1}, {"static_ordering": True})
+    for depth in range(1, max_depth + 1):
+        searcher.search(state, depth)
+    return searcher
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(80), **PROFILE)
-@given(search_cases(), st.sampled_from(ORDERINGS))
+@given(search_cases(), st.sampled_from(list(ORDERINGS)))
 def test_ordering_options_equal_plain_on_random_trees(engine, case, ordering):
-    tree, root, player, depth, fast, positions, _ = case
-    game, evaluator = _game_and_evaluator(tree, fast, positions)
-    state = TreePosition(game, root).to_state()
-    for algorithm in ("star1", "star2"):
-        for tt_size in (0, 100_000):
-            searcher = make_searcher(
-                engine, game, player, algorithm, evaluator=evaluator, tt_size=tt_size, **ordering
-            )
-            for d in range(1, depth + 1):
-                value, _ = searcher.search(state, d)
-                plain = plain_expectiminimax(state, d, evaluator, player)
-                assert abs(value - plain.value) <= TOL, (
-                    f"{algorithm} d={d} {engine}\n{tree.literal()}"
-                )
+    sets = OPTION_SETS[f"ordering_trees_{ordering}"]
+    problems = tree_case_problems(case, sets, engine=engine, case_ordering=False, deepening=True)
+    assert not problems, "\n".join(problems) + "\n" + case[0].literal()
 
 
-@pytest.mark.parametrize("ordering", ORDERINGS)
+@pytest.mark.parametrize("ordering", list(ORDERINGS))
 @pytest.mark.parametrize(
     "name, depth, count, max_moves",
     [
@@ -73,15 +59,18 @@ def test_ordering_options_equal_plain_in_real_games(
     name, depth, count, max_moves, ordering, engine
 ):
     game = pyspiel.load_game(name)
-    evaluator = make_evaluator(None, game)
-    for state in sample_positions(game, count, seed=31, max_moves=max_moves):
-        if state.current_player() < 0:
-            continue
-        _, results = _deepening(game, state, "star2", depth, engine, tt_size=10_000, **ordering)
-        for d, (value, action) in enumerate(results, start=1):
-            plain = plain_expectiminimax(state, d, evaluator)
-            assert abs(value - plain.value) <= TOL, f"{name} d={d} {engine} {state.history()}"
-            assert action in plain.best_actions()
+    states = sample_positions(game, count, seed=31, max_moves=max_moves)
+    problems = positions_problems(
+        game,
+        [state for state in states if state.current_player() >= 0],
+        (depth,),
+        OPTION_SETS[f"ordering_games_{ordering}"],
+        engine=engine,
+        evaluator=make_evaluator(None, game),
+        pass_evaluator=False,
+        deepening=True,
+    )
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize(
@@ -99,9 +88,7 @@ def test_bot_default_searches_fewer_nodes(name, depth, positions, option, defaul
             continue
         for setting in nodes:
             options = {option: setting}
-            searcher, _ = _deepening(
-                game, state, "star2", depth, engine, tt_size=100_000, **options
-            )
+            searcher = _deepening(game, state, "star2", depth, engine, tt_size=100_000, **options)
             nodes[setting] += searcher.nodes
     assert nodes[default] < nodes[other], nodes
 

@@ -11,23 +11,13 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
+from node_budget import NodeBudgetSearcher
+from plain_expectiminimax import plain_expectiminimax
 
 import bots
 import games  # noqa: F401  registers the custom games
-from bots.search import Searcher, SearchTimeout
 from bots.search_bot import SearchBot
 from experiments.common.positions import sample_positions
-from tests.plain_expectiminimax import plain_expectiminimax
-
-
-class NodeBudgetSearcher(Searcher):
-    """Times out once it has visited ``budget`` nodes in one bot move."""
-
-    budget = 0
-
-    def _check_clock(self) -> None:
-        if self.deadline is not None and self.nodes >= self.budget:
-            raise SearchTimeout()
 
 
 def _bot(

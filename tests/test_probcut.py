@@ -21,7 +21,6 @@ from bots.calibration import (
     save_calibration,
 )
 from bots.search import search
-from experiments.common.runner import RunnerOptions
 from experiments.probcut.calibrate import (
     calibration_command,
     collect_pairs,
@@ -301,21 +300,6 @@ def _without_timing(path) -> dict:
         record.pop("time", None)
         records[record["id"]] = record
     return records
-
-
-def test_calibration_records_do_not_depend_on_the_number_of_workers(tmp_path):
-    kwargs = dict(depths=[2], reductions=[1], seed=3, plots=False, verbose=False, max_outcomes=2)
-    run("pig", positions=4, out=str(tmp_path / "one"), **kwargs)
-    run(
-        "pig",
-        positions=4,
-        out=str(tmp_path / "two"),
-        runner_options=RunnerOptions(workers=2, progress=False),
-        **kwargs,
-    )
-    one = _without_timing(tmp_path / "one" / "positions.jsonl")
-    two = _without_timing(tmp_path / "two" / "positions.jsonl")
-    assert len(one) == 4 and one == two
 
 
 def test_calibration_command_names_every_setting_that_changes_the_fit():

@@ -12,11 +12,11 @@ from __future__ import annotations
 import pyspiel
 import pytest
 from engines import ENGINES
+from exactness import OPTION_SETS, positions_problems, tree_case_problems
 from hypothesis import given, settings
-from plain_expectiminimax import CountingEvaluator, plain_expectiminimax, sample_positions
-from random_tree_game import TreePosition
-from soak import examples
-from test_exactness_properties import PROFILE, _game_and_evaluator, search_cases
+from plain_expectiminimax import sample_positions
+from random_tree_game import search_cases
+from soak import PROFILE, examples
 
 import bots
 import games  # noqa: F401  (registers dice)
@@ -24,36 +24,15 @@ from bots.calibration import probcut_settings
 from bots.evaluators import make_evaluator
 from bots.search import search
 
-TOL = 1e-9
-
 
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())
 def test_reachable_probes_equal_plain_on_random_trees(engine, case):
-    tree, root, player, depth, fast, positions, ordering = case
-    game, evaluator = _game_and_evaluator(tree, fast, positions)
-    state = TreePosition(game, root).to_state()
-    plain = plain_expectiminimax(state, depth, evaluator, player)
-    for tt_size in (0, 2, 100_000):
-        counting = CountingEvaluator(evaluator)
-        res = search(
-            game,
-            state,
-            "star2",
-            depth,
-            evaluator=counting,
-            tt_size=tt_size,
-            move_ordering=ordering,
-            player=player,
-            reachable_probes=True,
-            engine=engine,
-        )
-        assert res.engine == engine
-        assert abs(res.value - plain.value) <= TOL, f"tt={tt_size} {engine}\n{tree.literal()}"
-        if plain.action_values:
-            assert res.action in plain.best_actions()
-        assert res.stats["evaluations"] == counting.calls
+    problems = tree_case_problems(
+        case, OPTION_SETS["reachable_trees"], engine=engine, count_evaluations=True
+    )
+    assert not problems, "\n".join(problems) + "\n" + case[0].literal()
 
 
 @pytest.mark.parametrize(
@@ -68,17 +47,16 @@ def test_reachable_probes_equal_plain_on_random_trees(engine, case):
 )
 def test_reachable_probes_equal_plain_in_real_games(name, depth, count, max_moves, engine):
     game = pyspiel.load_game(name)
-    evaluator = make_evaluator(None, game)
-    for state in sample_positions(game, count, seed=23, max_moves=max_moves):
-        plain = plain_expectiminimax(state, depth, evaluator)
-        for tt_size in (0, 10_000):
-            res = search(
-                game, state, "star2", depth, tt_size=tt_size, reachable_probes=True, engine=engine
-            )
-            assert abs(res.value - plain.value) <= TOL, (
-                f"{name} tt={tt_size} {res.engine} history={state.history()}: "
-                f"{res.value} != {plain.value}"
-            )
+    problems = positions_problems(
+        game,
+        sample_positions(game, count, seed=23, max_moves=max_moves),
+        (depth,),
+        OPTION_SETS["reachable_games"],
+        engine=engine,
+        evaluator=make_evaluator(None, game),
+        pass_evaluator=False,
+    )
+    assert not problems, "\n".join(problems)
 
 
 def test_reachable_probes_search_fewer_nodes_in_pig(engine):

@@ -20,8 +20,8 @@ import sys
 from typing import Any
 
 import pytest
+from exactness import deepen, deepening_differences
 
-import bots
 import games  # noqa: F401  (registers dice)
 from experiments.benchmark.depth import _position
 
@@ -51,21 +51,12 @@ CASES = [
 POSITIONS = 3
 
 
-def deepen(
+def deepen_case(
     game_string: str, spec: str, depth: int, index: int, engine: str = "python"
 ) -> dict[str, Any]:
-    """The bot's own deepening (one searcher, previous move first) on one position."""
+    """The bot's own deepening on one of the benchmark's seeded positions."""
     game, state = _position({"game": game_string, "seed": 0, "index": index})
-    searcher = bots.make_bot(spec, game, state.current_player(), engine=engine).searcher
-    assert searcher.engine == engine
-    searcher.reset_stats()
-    order: list[int] = []
-    iterations = []
-    for d in range(1, depth + 1):
-        value, action = searcher.search(state, d, root_order=order)
-        order = [action] if action is not None else []
-        iterations.append([value, action])
-    return {"iterations": iterations, "stats": searcher.stats()}
+    return deepen(game, state, spec, depth, engine)
 
 
 def case_id(game_string: str, spec: str, index: int) -> str:
@@ -85,18 +76,14 @@ def test_search_matches_golden(
 ) -> None:
     """Both engines reproduce the file to the node."""
     expected = GOLDEN[case_id(game_string, spec, index)]
-    got = deepen(game_string, spec, depth, index, engine)
-    for (value, action), (want_value, want_action) in zip(
-        got["iterations"], expected["iterations"], strict=True
-    ):
-        assert action == want_action
-        assert value == pytest.approx(want_value, abs=1e-9)
-    assert {key: got["stats"][key] for key in expected["stats"]} == expected["stats"]
+    got = deepen_case(game_string, spec, depth, index, engine)
+    differences = deepening_differences(expected, got, counters=expected["stats"])
+    assert not differences, "; ".join(differences)
 
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--regenerate"]:
         sys.exit(f"usage: python {sys.argv[0]} --regenerate")
-    golden = {case_id(g, s, i): deepen(g, s, d, i) for g, s, d, i in all_cases()}
+    golden = {case_id(g, s, i): deepen_case(g, s, d, i) for g, s, d, i in all_cases()}
     GOLDEN_PATH.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(golden)} cases to {GOLDEN_PATH}")

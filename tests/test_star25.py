@@ -13,19 +13,21 @@ from __future__ import annotations
 import pyspiel
 import pytest
 from engines import ENGINES
+from exactness import OPTION_SETS, TOL, positions_problems, tree_case_problems
 from hypothesis import given, settings
-from plain_expectiminimax import CountingEvaluator, plain_expectiminimax, sample_positions
-from random_tree_game import RandomTree, RandomTreeGame, TreeEvaluator, TreePosition
-from soak import examples
-from test_exactness_properties import PROFILE, _game_and_evaluator, search_cases
+from plain_expectiminimax import plain_expectiminimax, sample_positions
+from random_tree_game import (
+    RandomTree,
+    RandomTreeGame,
+    TreeEvaluator,
+    search_cases,
+)
+from soak import PROFILE, examples
 
 import games  # noqa: F401  (registers dice)
 from bots.evaluators import make_evaluator
 from bots.native_search import make_searcher
 from bots.search import search
-
-TOL = 1e-9
-STAR25 = [(0, "cyclic")] + [(k, p) for k in (1, 2, 3) for p in ("cyclic", "sequential")]
 
 
 def _fig10_tree() -> RandomTree:
@@ -116,48 +118,14 @@ def test_probing_factor_one_is_star2_and_zero_is_star1_node_for_node(engine):
             assert (k1.value, k1.action, k1.stats) == (star2.value, star2.action, star2.stats)
 
 
-def _star25_problems(
-    tree, root, player, depth, fast, positions, ordering, engine="python"
-) -> list[str]:
-    game, evaluator = _game_and_evaluator(tree, fast, positions)
-    state = TreePosition(game, root).to_state()
-    plain = plain_expectiminimax(state, depth, evaluator, player)
-    out = []
-    for k, probing in STAR25:
-        for tt_size in (0, 2, 100_000):
-            counting = CountingEvaluator(evaluator)
-            res = search(
-                game,
-                state,
-                "star2",
-                depth,
-                evaluator=counting,
-                tt_size=tt_size,
-                move_ordering=ordering,
-                player=player,
-                probing_factor=k,
-                probing=probing,
-                engine=engine,
-            )
-            if not abs(res.value - plain.value) <= TOL:
-                out.append(
-                    f"star2(probing_factor={k},probing={probing}) tt_size={tt_size} "
-                    f"engine={res.engine}: "
-                    f"value {res.value!r}, plain {plain.value!r}"
-                )
-            elif plain.action_values and res.action not in plain.best_actions():
-                out.append(f"k={k} {probing} tt={tt_size}: action {res.action}")
-            if res.stats["evaluations"] != counting.calls:
-                out.append(f"k={k} {probing}: evaluations miscounted")
-    return out
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())
 def test_star25_equals_plain_on_random_trees(engine, case):
-    tree, root, player, depth, fast, positions, ordering = case
-    problems = _star25_problems(tree, root, player, depth, fast, positions, ordering, engine)
+    problems = tree_case_problems(
+        case, OPTION_SETS["star25_trees"], engine=engine, count_evaluations=True
+    )
+    tree, root, _, depth, *_ = case
     assert not problems, "\n".join(problems) + f"\nroot={root} depth={depth}\n" + tree.literal()
 
 
@@ -175,26 +143,16 @@ REAL_GAMES = [
 @pytest.mark.parametrize("name, depth, count, max_moves", REAL_GAMES)
 def test_star25_equals_plain_in_real_games(name, depth, count, max_moves, engine):
     game = pyspiel.load_game(name)
-    evaluator = make_evaluator(None, game)
-    for state in sample_positions(game, count, seed=17, max_moves=max_moves):
-        plain = plain_expectiminimax(state, depth, evaluator)
-        for k, probing in STAR25:
-            for tt_size in (0, 10_000):
-                res = search(
-                    game,
-                    state,
-                    "star2",
-                    depth,
-                    tt_size=tt_size,
-                    probing_factor=k,
-                    probing=probing,
-                    engine=engine,
-                )
-                assert abs(res.value - plain.value) <= TOL, (
-                    f"{name} k={k} {probing} tt={tt_size} engine={res.engine} "
-                    f"history={state.history()}: "
-                    f"{res.value} != plain {plain.value}"
-                )
+    problems = positions_problems(
+        game,
+        sample_positions(game, count, seed=17, max_moves=max_moves),
+        (depth,),
+        OPTION_SETS["star25_games"],
+        engine=engine,
+        evaluator=make_evaluator(None, game),
+        pass_evaluator=False,
+    )
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,8 @@
 """The table's memory grows with its entries, never with the game's length.
 
-DESIGN.md (Memory): keys are compact. Games without a checked string key used
-to be keyed by their full action history, so late in a long 2048 game every
-entry held hundreds of actions; now they are keyed by a fixed-size digest.
+Keys are compact (docs/engine.md, "Memory"): a game without a checked string key
+is keyed by a fixed-size digest of its history, not by the history itself, which
+late in a long 2048 game would hold hundreds of actions per entry.
 """
 
 from __future__ import annotations

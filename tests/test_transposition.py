@@ -81,7 +81,7 @@ def test_leaf_values_have_their_own_store_and_never_evict_entries():
 
 def test_a_leaf_keeps_the_deeper_entry_of_the_same_position():
     # Iterative deepening meets positions both as depth-0 leaves and as interior
-    # nodes; when leaves were stored among the entries they overwrote those.
+    # nodes; a leaf stored among the entries would overwrite the deeper entry.
     game = pyspiel.load_game("pig")
     state = game.new_initial_state()
     searcher = Searcher(game, 0, "star2", tt_size=100_000)
