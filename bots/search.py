@@ -374,9 +374,8 @@ class Searcher:
 
         Only where keys find transpositions (not history keys). The stored value
         is exactly the evaluator's, so this never changes a result. Leaf values
-        live apart from the search entries: stored among them, a leaf overwrote
-        a deeper entry of the same position (its bounds and best move) and the
-        many leaves pushed deep entries out first (star2, pig depth 7: 62% more nodes).
+        live apart from the search entries, so a leaf neither overwrites a deeper
+        entry of the same position nor pushes deep entries out (bots/transposition.py).
         """
         table = self.table
         if not self._cache_leaves or table is None:
@@ -797,11 +796,9 @@ class Searcher:
         Star2. Probed children are returned in ``probes`` for their full search.
 
         With ``reachable_probes`` (k=1) a probe is skipped once even the best
-        result of it and of every later probe of its kind could not reach a cut.
-        Whether that pays depends on the game: in Pig, where a roll of 1 hands
-        the turn over, such probes had doubled a search's nodes; in backgammon the
-        bounds they leave narrow the Star1 windows and skipping them costs nodes.
-        Exact either way: probing only narrows bounds.
+        result of it and of every later probe of its kind could not reach a cut;
+        exact either way, since probing only narrows bounds. Whether it pays
+        depends on the game (docs/engine.md, "Reachable probes").
         """
         sum_upper = sum(map(mul, probs, upper))
         sum_lower = sum(map(mul, probs, lower))
