@@ -24,7 +24,7 @@ from typing import Any
 
 import pyspiel
 
-from bots.search import ProbCutModel, ProbCutSettings
+from bots.probcut import ProbCutModel, ProbCutSettings
 
 CALIBRATION_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "calibrations")
 

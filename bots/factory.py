@@ -10,7 +10,9 @@ import pyspiel
 
 from bots.calibration import probcut_settings
 from bots.mcts import MCTS_EVALUATORS, make_mcts_bot
-from bots.native_search import ENGINES, make_searcher
+from bots.native_search import make_searcher
+from bots.options import SearchOptions, check_flag
+from bots.options import check_number as _check_number
 from bots.search_bot import SearchBot
 from bots.spec import parse_spec
 
@@ -35,37 +37,32 @@ _SEARCH_PARAMS = {
 }
 _PROBCUT_PARAMS = {"R", "t", "calibration", "reachable_probes"}
 _STAR2_PARAMS = {"probing_factor", "probing", "reachable_probes"}  # Ballard's Star2.5
-DEFAULT_REACHABLE_PROBES = False
-DEFAULT_HISTORY_MIN_DEPTH = 2
-# Where another setting made a bot complete its depths sooner, side by side in the
-# time-to-depth benchmark (docs/benchmark.md), the bot uses it by default in that
-# game; a spec's own parameters still win. Pig: reachable probes, -64% nodes and
-# about half the CPU at depth 7 (star2), -24 to -67% CPU at depths 6-9 with the
-# same move on 100 of 100 positions (chanceprobcut). Dice and einstein, where an action is the same
-# move in every position: history ordering from depth 1, -5 to -6% nodes and up
-# to -11% CPU at depths 5-6 (backgammon: +7% nodes; pig: no change). Backgammon:
-# moves the table does not know ordered by the evaluator (Hauk et al.'s ordering),
-# -16% nodes and -21% CPU at depth 3 (no change for chanceprobcut, whose shallow
-# searches leave a table move nearly everywhere).
-# (No probing factor k > 1 paid in any game once the benchmark interleaved its runs.)
-# ChanceProbCut's t: 0.5 where the calibration has R=2 (dice, einstein, pig). No t
-# tried separated from another or from star2 in equal-time tournaments (dice 0.2 s
-# and pig 0.05 s against t=1.5, einstein 0.1 s against t=1.5 and against star2), and
-# at 0.5 a bot completes its depths sooner: time to depth 0.77 instead of 1.22 of
-# expectiminimax's in dice, 1.69 instead of 2.91 in einstein, 1.97 instead of 2.06 in
-# pig (docs/probcut.md). Backgammon keeps 1.5: there t changes neither its speed nor
-# its depth.
+# Parameters of the bot itself; every other search parameter is a SearchOptions setting.
+_BOT_PARAMS = {"max_depth", "time_limit", "seed", "partial_iteration", "engine"}
+_CALIBRATION_PARAMS = {"R", "t", "calibration"}  # read into SearchOptions.probcut
+# ChanceProbCut's confidence t where GAME_DEFAULTS sets none; in backgammon t changes
+# neither speed nor depth (docs/probcut.md#choosing-t-by-strength-and-speed-every-calibrated-game).
 DEFAULT_T = 1.5
 _HISTORY_FROM_DEPTH_1 = {"history_min_depth": 1}
+# Per bot and game, settings that made the bot complete its depths sooner; a spec's own
+# parameters still win, and the engine's defaults stay off so the studies' counts stay.
+# One reason each, measured where linked. (No probing factor k > 1 paid in any game:
+# docs/benchmark_archive.md#time-to-depth-measured.)
 GAME_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
     "star2": {
+        # Hopeless probes skipped: about half the CPU at depth 7 (docs/benchmark_archive.md#time-to-depth-measured).
         "pig": {"reachable_probes": True},
+        # Hauk et al.'s ordering by the evaluator: -16% nodes at depth 3 (docs/benchmark_archive.md#move-ordering-history-from-depth-1-and-ordering-by-the-evaluator).
         "backgammon": {"static_ordering": True},
+        # An action is the same move in every position, so history orders depth 1 too (same section).
         "dice": _HISTORY_FROM_DEPTH_1,
         "einstein_wurfelt_nicht": _HISTORY_FROM_DEPTH_1,
     },
+    # t=0.5: as strong as 1.5 at equal time, and deeper sooner (docs/probcut.md#choosing-t-by-strength-and-speed-every-calibrated-game).
     "chanceprobcut": {
+        # Hopeless probes skipped: 24-67% less CPU at depths 6-9, same moves (docs/benchmark_archive.md#chanceprobcut-in-pig-reachable-probes).
         "pig": {"reachable_probes": True, "t": 0.5},
+        # History from depth 1, as for star2 (docs/benchmark_archive.md#move-ordering-history-from-depth-1-and-ordering-by-the-evaluator).
         "dice": {**_HISTORY_FROM_DEPTH_1, "t": 0.5},
         "einstein_wurfelt_nicht": {**_HISTORY_FROM_DEPTH_1, "t": 0.5},
     },
@@ -155,21 +152,6 @@ def check_game_supported(game: pyspiel.Game, bot_name: str = "search") -> None:
         )
 
 
-def _check_number(
-    name: str, value: Any, *, integer: bool, minimum: float, allow_none: bool = False
-) -> None:
-    if value is None and allow_none:
-        return
-    kind = int if integer else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kind) or value < minimum:
-        what = "an integer" if integer else "a number"
-        raise ValueError(
-            f"{name} must be {what} >= {minimum}"
-            + (" or none" if allow_none else "")
-            + f", got {value!r}"
-        )
-
-
 def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id: int) -> SearchBot:
     check_game_supported(game, name)
     max_depth = params.get("max_depth")
@@ -181,58 +163,32 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         _check_number("time_limit", time_limit, integer=False, minimum=0)
         if time_limit <= 0:
             raise ValueError(f"time_limit must be > 0 seconds or none, got {time_limit!r}")
-    tt_size = params.get("tt_size", DEFAULT_TT_SIZE)
-    _check_number("tt_size", tt_size, integer=True, minimum=0)
     seed = params.get("seed")
     _check_number("seed", seed, integer=True, minimum=0, allow_none=True)
-    move_ordering = params.get("move_ordering", True)
-    if not isinstance(move_ordering, bool):
-        raise ValueError(f"move_ordering must be true or false, got {move_ordering!r}")
     partial_iteration = params.get("partial_iteration", True)
-    if not isinstance(partial_iteration, bool):
-        raise ValueError(f"partial_iteration must be true or false, got {partial_iteration!r}")
-    deeper_cutoffs = params.get("deeper_cutoffs", False)
-    if not isinstance(deeper_cutoffs, bool):
-        raise ValueError(f"deeper_cutoffs must be true or false, got {deeper_cutoffs!r}")
-    history_min_depth = params.get("history_min_depth", DEFAULT_HISTORY_MIN_DEPTH)
-    _check_number("history_min_depth", history_min_depth, integer=True, minimum=1)
-    static_ordering = params.get("static_ordering", False)
-    if not isinstance(static_ordering, bool):
-        raise ValueError(f"static_ordering must be true or false, got {static_ordering!r}")
-    reachable = params.get("reachable_probes", DEFAULT_REACHABLE_PROBES)
-    if not isinstance(reachable, bool):
-        raise ValueError(f"reachable_probes must be true or false, got {reachable!r}")
-    probcut = None
+    check_flag("partial_iteration", partial_iteration)
+    settings = {
+        key: value
+        for key, value in params.items()
+        if key not in _BOT_PARAMS and key not in _CALIBRATION_PARAMS
+    }
+    settings.setdefault("tt_size", DEFAULT_TT_SIZE)
+    algorithm = name
+    if name == "mcms":
+        # MCMS: Star2 on sampled chance nodes; ``seed`` (default 0) fixes the draws.
+        algorithm = "star2"
+        settings.setdefault("samples", DEFAULT_MCMS_SAMPLES)
+        settings["seed"] = 0 if seed is None else seed
     if name == "chanceprobcut":
         reduction = params.get("R")
         _check_number("R", reduction, integer=True, minimum=1, allow_none=True)
         confidence = params.get("t", DEFAULT_T)
         _check_number("t", confidence, integer=False, minimum=0)
-        probcut = probcut_settings(game, reduction, confidence, params.get("calibration"))
-    engine = params.get("engine", "auto")
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    common: dict[str, Any] = {
-        "evaluator": params.get("evaluator"),
-        "tt_size": tt_size,
-        "move_ordering": move_ordering,
-        "probing_factor": params.get("probing_factor"),
-        "probing": params.get("probing", "cyclic"),
-        "reachable_probes": reachable,
-        "deeper_cutoffs": deeper_cutoffs,
-        "history_min_depth": history_min_depth,
-        "static_ordering": static_ordering,
-    }
-    if name == "mcms":
-        # MCMS: Star2 on sampled chance nodes; ``seed`` (default 0) fixes the draws.
-        samples = params.get("samples", DEFAULT_MCMS_SAMPLES)
-        _check_number("samples", samples, integer=True, minimum=1)
-        sampling_seed = 0 if seed is None else seed
-        searcher = make_searcher(
-            engine, game, player_id, "star2", samples=samples, seed=sampling_seed, **common
+        settings["probcut"] = probcut_settings(
+            game, reduction, confidence, params.get("calibration")
         )
-    else:
-        searcher = make_searcher(engine, game, player_id, name, probcut=probcut, **common)
+    options = SearchOptions.create(algorithm, **settings)
+    searcher = make_searcher(params.get("engine", "auto"), game, player_id, options)
     return SearchBot(game, player_id, searcher, max_depth, time_limit, seed, partial_iteration)
 
 

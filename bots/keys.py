@@ -163,3 +163,22 @@ def register_sampling_key(short_name: str, key_fn: KeyFunction) -> None:
 def default_key_function(game: pyspiel.Game) -> KeyFunction:
     """Transposition key for pyspiel states of ``game`` (positions are their own key)."""
     return KEY_FUNCTIONS.get(game.get_type().short_name, history_key)
+
+
+def root_key_function(
+    state: Any, node: Any, game_key_fn: KeyFunction, table: bool
+) -> tuple[Any, KeyFunction]:
+    """The node a search starts from and the key function for its tree.
+
+    ``node`` is ``state`` or its custom-game position (its own key). A history
+    key becomes a digest carried by the nodes where a table reads it, and a
+    Python game's state, which may have been built mid-game with a short
+    history, is keyed by its history, player and string.
+    """
+    if node is not state:
+        return node, position_key
+    if game_key_fn is history_key and type(state).__module__ != "pyspiel":
+        return node, python_state_key
+    if game_key_fn is history_key and table:
+        return HistoryDigestNode.root(state), digest_key
+    return node, game_key_fn

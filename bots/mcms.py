@@ -47,8 +47,8 @@ from bots.keys import (
     string_key,
 )
 from bots.node import SearchNode
+from bots.options import SearchOptions, as_options
 from bots.search import STAT_KEYS, Searcher
-from bots.transposition import DEPTH
 
 MCMS_STAT_KEYS = STAT_KEYS + ("sampled_chance_nodes", "samples_drawn", "sample_reuses")
 
@@ -96,32 +96,27 @@ def draw_outcomes(
 class MCMSSearcher(Searcher):
     """The engine with sampled chance nodes; the exact algorithms' code is untouched.
 
-    Only ``_chance`` is overridden, so expectiminimax, Star1 and Star2 keep
-    their hot loop as it is.
+    Only ``_chance`` is overridden, and only to hand the node its sample, so
+    expectiminimax, Star1 and Star2 keep their hot loop as it is.
     """
 
+    samples_chance_nodes = True
+
     def __init__(
-        self,
-        game: pyspiel.Game,
-        player: int,
-        samples: int,
-        seed: int = 0,
-        probing_factor: int | None = None,
-        **kwargs: Any,
+        self, game: pyspiel.Game, player: int, options: SearchOptions | None = None, **settings: Any
     ):
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise ValueError(f"samples must be an integer >= 1, got {samples!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
-        super().__init__(game, player, "star2", probing_factor=probing_factor, **kwargs)
-        self.algorithm = "mcms"
-        self.samples = samples
-        self.seed = seed
+        """``options`` with ``samples``, or ``SearchOptions.create``'s settings for star2."""
+        options = as_options("star2" if options is None else options, settings)
+        if options.samples is None:
+            raise ValueError("MCMSSearcher needs samples: outcomes drawn per chance node")
+        super().__init__(game, player, options)
+        self.samples = options.samples
+        self.seed = options.seed
         self._draws: dict[Hashable, list[tuple[int, float]] | None] = {}
         short_name = game.get_type().short_name
         # A C++ twin of a custom game (games/native/) is keyed by its string; its
         # draws stay seeded by the Python position, as on the Python twin.
-        self._default_key = KEY_FUNCTIONS.get(short_name)
+        self._registered_key_fn = KEY_FUNCTIONS.get(short_name)
         self._sampling_fn = SAMPLING_KEY_FUNCTIONS.get(short_name)
 
     def reset_stats(self) -> None:
@@ -140,11 +135,11 @@ class MCMSSearcher(Searcher):
         with the Python position rebuilt from it, as on the Python twin.
         """
         key_fn = self.key_fn
-        if self._sampling_fn is not None and key_fn is self._default_key:
+        if self._sampling_fn is not None and key_fn is self._registered_key_fn:
             return self._sampling_fn(node)
         if key_fn is pig_key:
-            # Pig's table key is its bare string now; the draws stay seeded by the
-            # (player, string) key they had, so sampled trees and published counts stay.
+            # Pig's table key is its bare string; its draws are seeded by the
+            # (player, string) key, so the sampled trees stay those of docs/mcms.md.
             return string_key(node)
         if key_fn is digest_key or key_fn is history_key:
             if isinstance(node, HistoryDigestNode):
@@ -171,20 +166,17 @@ class MCMSSearcher(Searcher):
         self._draws[key] = draws
         return draws
 
-    def _chance(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
+    def _chance(
+        self,
+        node: SearchNode,
+        depth: int,
+        alpha: float,
+        beta: float,
+        outcomes: Sequence[tuple[int, float]] | None = None,
+    ) -> float:
+        # Drawn before the table lookup, so a node the table settles still counts
+        # as sampled (the native engine counts the same way).
         sampled = self.sampled_outcomes(node)
-        if sampled is None:
-            return super()._chance(node, depth, alpha, beta)
-        self.sampled_chance_nodes += 1
-        table = self.table
-        if table is not None:
-            key = self.key_fn(node)
-            entry = table.get(key)
-            if entry is not None and self._entry_decides(entry[DEPTH], depth):
-                cutoff = self._table_cutoff(entry, alpha, beta)
-                if cutoff is not None:
-                    return cutoff
-        value = self._star(node, sampled, depth, alpha, beta)
-        if table is not None:
-            self._store(table, key, depth, value, alpha, beta, None)
-        return value
+        if sampled is not None:
+            self.sampled_chance_nodes += 1
+        return super()._chance(node, depth, alpha, beta, sampled)

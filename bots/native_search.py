@@ -1,7 +1,7 @@
 """The native engine behind the Python Searcher's interface, and the engine choice.
 
-``NativeSearcher`` takes exactly the Python ``Searcher``'s (and ``MCMSSearcher``'s)
-arguments, validates them by building that reference searcher's settings, and runs
+``NativeSearcher`` takes the Python ``Searcher``'s ``SearchOptions`` (``samples``
+for MCMS), resolves the evaluator and its bounds as that engine does, and runs
 ``bots._native.Searcher``: the same algorithms over ``open_spiel::State`` with the
 same counters. ``make_searcher`` picks the engine: ``auto`` runs native where the
 extension is built, the game is a C++ game and the evaluator has a native twin, and
@@ -11,15 +11,18 @@ calling a Python game or evaluator back; ``python`` runs the reference engine.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 import pyspiel
 
 from bots import native_engine
-from bots.keys import history_key
+from bots.evaluators import make_evaluator
+from bots.keys import default_key_function, history_key
 from bots.mcms import MCMS_STAT_KEYS, MCMSSearcher, canonical_text
-from bots.search import STAT_KEYS, LeafValueOutOfBounds, Searcher, SearchTimeout
+from bots.options import SearchOptions, as_options
+from bots.search import STAT_KEYS, LeafValueOutOfBounds, Searcher, SearchTimeout, search_bounds
 
 ENGINES = ("auto", "native", "python")
 
@@ -57,96 +60,49 @@ class NativeSearcher:
         self,
         game: pyspiel.Game,
         player: int,
-        algorithm: str = "star2",
-        *,
-        samples: int | None = None,
-        seed: int = 0,
-        **kwargs: Any,
+        options: SearchOptions | str = "star2",
+        **settings: Any,
     ):
+        """``options``, or an algorithm name and ``SearchOptions.create``'s settings."""
         module = native_engine.require()
-        if kwargs.get("key_fn") is not None:
+        options = as_options(options, settings)
+        if options.key_fn is not None:
             raise ValueError(
                 "engine=native keys states itself; a custom key_fn needs engine=python"
             )
-        # The reference searcher validates every argument and resolves the evaluator,
-        # its bounds and the probing factor exactly as the Python engine would.
-        if samples is not None:
-            reference: Searcher = MCMSSearcher(game, player, samples, seed, **kwargs)
-        else:
-            reference = Searcher(game, player, algorithm, **kwargs)
-        self.reference = reference
+        self.options = options
         self.game = game
-        self.player = reference.player
-        self.algorithm = reference.algorithm
-        self.evaluator = reference.evaluator
-        self.lower_bound, self.upper_bound = reference.lower_bound, reference.upper_bound
-        self.probing_factor = reference.probing_factor
-        self.probing = reference.probing
-        self.reachable_probes = reference.reachable_probes
-        self.deeper_cutoffs = reference.deeper_cutoffs
-        self.history_min_depth = reference.history_min_depth
-        self.static_ordering = reference.static_ordering
-        self.move_ordering = reference.move_ordering
-        self.probcut = reference.probcut
-        self.samples = samples
-        self.seed = seed
+        self.player = int(player)
+        self.algorithm = options.name
+        self.evaluator = make_evaluator(options.evaluator, game)
+        self.lower_bound, self.upper_bound = search_bounds(
+            self.evaluator, game, self.player, options.bounds
+        )
+        self.probing_factor = options.probes_per_child
+        self.probing = options.probing
+        self.reachable_probes = options.study.reachable_probes
+        self.deeper_cutoffs = options.study.deeper_cutoffs
+        self.history_min_depth = options.history_min_depth
+        self.static_ordering = options.static_ordering
+        self.move_ordering = options.move_ordering
+        self.probcut = options.probcut if options.algorithm == "chanceprobcut" else None
+        self.samples = options.samples
+        self.seed = options.seed
         self.deadline: float | None = None
         cpp_game = is_cpp_game(game)
-        positions = not cpp_game and hasattr(game.new_initial_state(), "search_position")
-        if positions:
-            # The Python engine keys a custom Python game by its immutable position.
-            key_kind = "callback"
-        elif reference._state_key is not history_key:
-            key_kind = "scheme"
-        elif cpp_game:
-            key_kind = "digest"
-        else:
-            key_kind = "python_state"
-        options: dict[str, Any] = {
-            "algorithm": "mcms" if samples is not None else reference.algorithm,
-            "player": reference.player,
-            "lower_bound": reference.lower_bound,
-            "upper_bound": reference.upper_bound,
-            "tt_size": reference.table.capacity if reference.table is not None else 0,
-            "move_ordering": reference.move_ordering,
-            "probing_factor": reference.probing_factor,
-            "probing": reference.probing,
-            "reachable_probes": reference.reachable_probes,
-            "deeper_cutoffs": reference.deeper_cutoffs,
-            "reuse_probes": reference.reuse_probes,
-            "history_min_depth": reference.history_min_depth,
-            "static_ordering": reference.static_ordering,
-            "key_kind": key_kind,
-            # In place (ApplyAction/UndoAction) only on C++ states: a Python game undoes nothing.
-            "use_undo": cpp_game,
-        }
-        if positions:
-            options["key_text"] = _position_key_text
-            options["sampling_text"] = _position_sampling_text
-        if reference.probcut is not None:
-            settings = reference.probcut
-            options["probcut_reduction"] = settings.reduction
-            options["probcut_t"] = settings.t
-            options["probcut_models"] = {
-                depth: [model.a, model.b, model.sigma, *(model.mover or ())]
-                for depth, model in settings.models.items()
-            }
-        if samples is not None:
-            options["samples"] = samples
-            options["sampling_seed"] = seed
         # A native evaluator reads C++ states: a Python game's evaluator is called back.
-        native_name = (native_evaluator_name(reference.evaluator) if cpp_game else None) or ""
+        native_name = (native_evaluator_name(self.evaluator) if cpp_game else None) or ""
         self.native_evaluator = native_name or None
         self._native = module.Searcher(
             game,
-            options,
-            reference.evaluator,
+            native_settings(game, self.player, options, self.lower_bound, self.upper_bound),
+            self.evaluator,
             native_name,
-            type(reference.evaluator).__name__,
+            type(self.evaluator).__name__,
             cpp_game and bool(native_name),
         )
-        self._stat_keys = MCMS_STAT_KEYS if samples is not None else STAT_KEYS
-        self.table = TableSize(self._native) if reference.table is not None else None
+        self._stat_keys = MCMS_STAT_KEYS if options.samples is not None else STAT_KEYS
+        self.table = TableSize(self._native) if options.tt_size > 0 else None
 
     @property
     def releases_gil(self) -> bool:
@@ -197,6 +153,59 @@ class NativeSearcher:
         return float(value), action
 
 
+def native_settings(
+    game: pyspiel.Game,
+    player: int,
+    options: SearchOptions,
+    lower_bound: float,
+    upper_bound: float,
+) -> dict[str, Any]:
+    """The settings dict ``bots._native.Searcher`` reads, from the options and the
+    search's bounds (resolved from the evaluator as the Python engine does)."""
+    cpp_game = is_cpp_game(game)
+    positions = not cpp_game and hasattr(game.new_initial_state(), "search_position")
+    if positions:
+        # The Python engine keys a custom Python game by its immutable position.
+        key_kind = "callback"
+    elif default_key_function(game) is not history_key:
+        key_kind = "scheme"
+    elif cpp_game:
+        key_kind = "digest"
+    else:
+        key_kind = "python_state"
+    study = options.study
+    settings: dict[str, Any] = {
+        "algorithm": options.name,
+        "player": player,
+        "lower_bound": lower_bound,
+        "upper_bound": upper_bound,
+        "tt_size": options.tt_size,
+        "move_ordering": options.move_ordering,
+        "probing_factor": options.probes_per_child,
+        "probing": options.probing,
+        "reachable_probes": study.reachable_probes,
+        "deeper_cutoffs": study.deeper_cutoffs,
+        "reuse_probes": study.reuse_probes,
+        "history_min_depth": options.history_min_depth,
+        "static_ordering": options.static_ordering,
+        "key_kind": key_kind,
+        # In place (ApplyAction/UndoAction) only on C++ states: a Python game undoes nothing.
+        "use_undo": cpp_game,
+    }
+    if positions:
+        settings["key_text"] = _position_key_text
+        settings["sampling_text"] = _position_sampling_text
+    if options.algorithm == "chanceprobcut" and options.probcut is not None:
+        probcut = options.probcut
+        settings["probcut_reduction"] = probcut.reduction
+        settings["probcut_t"] = probcut.t
+        settings["probcut_models"] = probcut.native_models()
+    if options.samples is not None:
+        settings["samples"] = options.samples
+        settings["sampling_seed"] = options.seed
+    return settings
+
+
 def _position_key_text(state: Any) -> str:
     """Equal for two states of a custom Python game exactly when their positions are:
     a position is a tuple of values, and of shared objects compared by identity."""
@@ -209,37 +218,25 @@ def _position_sampling_text(state: Any) -> str:
 
 
 def make_searcher(
-    engine: str,
-    game: pyspiel.Game,
-    player: int,
-    algorithm: str,
-    *,
-    samples: int | None = None,
-    seed: int = 0,
-    **kwargs: Any,
+    engine: str, game: pyspiel.Game, player: int, options: SearchOptions | str, **settings: Any
 ) -> Any:
-    """The searcher ``engine`` asks for (see the module docstring for ``auto``)."""
+    """The searcher ``engine`` asks for (see the module docstring for ``auto``).
+
+    ``options``, or an algorithm name and ``SearchOptions.create``'s settings.
+    """
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; accepted: {', '.join(ENGINES)}")
+    options = as_options(options, settings)
     if engine == "auto":
-        engine = "native" if _native_fits(game, player, algorithm, samples, kwargs) else "python"
+        engine = "python"
+        if native_engine.native() is not None and options.key_fn is None and is_cpp_game(game):
+            # The evaluator built once, for whichever engine runs it.
+            evaluator = make_evaluator(options.evaluator, game)
+            options = dataclasses.replace(options, evaluator=evaluator)
+            if native_evaluator_name(evaluator) is not None:
+                engine = "native"
     if engine == "native":
-        return NativeSearcher(game, player, algorithm, samples=samples, seed=seed, **kwargs)
-    if samples is not None:
-        return MCMSSearcher(game, player, samples, seed, **kwargs)
-    return Searcher(game, player, algorithm, **kwargs)
-
-
-def _native_fits(
-    game: pyspiel.Game, player: int, algorithm: str, samples: int | None, kwargs: dict
-) -> bool:
-    """Whether ``auto`` runs native: built, a C++ game, a native evaluator, no custom key."""
-    if native_engine.native() is None or kwargs.get("key_fn") is not None:
-        return False
-    if not is_cpp_game(game):
-        return False
-    from bots.evaluators import make_evaluator
-
-    evaluator = make_evaluator(kwargs.get("evaluator"), game)
-    kwargs["evaluator"] = evaluator  # built once, for whichever engine runs
-    return native_evaluator_name(evaluator) is not None
+        return NativeSearcher(game, player, options)
+    if options.samples is not None:
+        return MCMSSearcher(game, player, options)
+    return Searcher(game, player, options)

@@ -5,7 +5,8 @@ at chance nodes:
 
 * ``expectiminimax``: every outcome searched with an open window.
 * ``star1``: Ballard's windows, generalised to non-uniform probabilities and
-  to per-outcome bounds ``lo[i] <= V_i <= hi[i]`` (initially L and U).
+  to per-outcome bounds ``lower[i] <= V_i <= upper[i]`` (initially the
+  search's ``lower_bound`` L and ``upper_bound`` U).
 * ``star2``: a probing phase first searches one successor of each decision
   child; a min child's probe is an upper bound, a max child's a lower bound
   (Hauk et al. 2004). Probing uses only the node kind of the child, so it stays
@@ -16,6 +17,10 @@ at chance nodes:
   mapped through a calibrated linear model into probable bounds (Schadd et al.
   2009); the node is cut when those lie outside the window, otherwise they
   narrow the Star1 windows. Forward pruning: not exact.
+
+Move ordering (bots/ordering.py), ProbCut's models (bots/probcut.py), key
+choice (bots/keys.py) and the options (bots/options.py) live apart; the
+recursion lives here.
 
 Nodes are pyspiel states or, for games in ``games/``, plain-Python positions
 that implement the same small subset of the State API (see README). Values are
@@ -40,18 +45,17 @@ import pyspiel
 from bots.evaluators import evaluator_bounds, make_evaluator
 from bots.keys import (
     HistoryDigestNode,
-    KeyFunction,
     default_key_function,
     digest_key,
     history_key,
     position_key,
-    python_state_key,
+    root_key_function,
 )
 from bots.node import Position, SearchNode, to_search_node
+from bots.options import SearchOptions, as_options
+from bots.ordering import MoveOrdering
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
 
-ALGORITHMS = ("expectiminimax", "star1", "star2", "chanceprobcut")
-PROBING_ORDERS = ("cyclic", "sequential")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 INF = math.inf
 _TIME_CHECK_INTERVAL = 64
@@ -126,47 +130,6 @@ class ProbedChild:
     reused: int = 0  # probed moves the full search has consumed
 
 
-@dataclasses.dataclass(frozen=True)
-class ProbCutModel:
-    """v_deep ~ a * v_shallow + b with residual sigma, for one remaining depth.
-
-    The optional mover-relative fit (``mover``: a, b, sigma on values seen by
-    the side to move at the outcome) separates the two bands a fixed-view fit
-    mixes in two-player games, where shallow and deep searches end on different
-    players' moves. From the searching player's view it predicts
-    ``a * v + s * b`` with s = +1 when the searching player moves, -1 otherwise.
-    """
-
-    a: float
-    b: float
-    sigma: float
-    mover: tuple[float, float, float] | None = None
-
-
-class ProbCutSettings:
-    """Calibrated models by remaining depth for one (game, R)."""
-
-    def __init__(self, reduction: int, t: float, models: dict[int, ProbCutModel]):
-        if reduction < 1:
-            raise ValueError(f"ChanceProbCut reduction R must be >= 1, got {reduction}")
-        if not t > 0:
-            raise ValueError(f"ChanceProbCut confidence t must be > 0, got {t}")
-        if not models:
-            raise ValueError("ChanceProbCut needs at least one calibrated depth")
-        self.reduction = int(reduction)
-        self.t = float(t)
-        self.models = dict(models)
-        self._depths = sorted(self.models)
-
-    def model_for(self, depth: int) -> ProbCutModel:
-        """The model for this remaining depth, else the nearest calibrated one."""
-        model = self.models.get(depth)
-        if model is None:
-            nearest = min(self._depths, key=lambda d: (abs(d - depth), -d))
-            model = self.models[nearest]
-        return model
-
-
 class Searcher:
     """Runs fixed-depth searches from one player's point of view.
 
@@ -175,91 +138,50 @@ class Searcher:
     """
 
     engine = "python"  # bots/native_search.py's NativeSearcher says "native"
+    samples_chance_nodes = False  # MCMSSearcher samples them
 
     def __init__(
         self,
         game: pyspiel.Game,
         player: int,
-        algorithm: str = "star2",
-        evaluator: Any = None,
-        tt_size: int = 0,
-        move_ordering: bool = True,
-        probcut: ProbCutSettings | None = None,
-        reuse_probes: bool = True,
-        key_fn: KeyFunction | None = None,
-        probing_factor: Any = None,  # checked below, with a clear error
-        probing: str = "cyclic",
-        reachable_probes: bool = False,
-        deeper_cutoffs: bool = False,
-        history_min_depth: Any = 2,  # checked below
-        static_ordering: bool = False,
-        bounds: tuple[float, float] | None = None,
+        options: SearchOptions | str = "star2",
+        **settings: Any,
     ):
-        if algorithm not in ALGORITHMS:
-            raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
-        if algorithm == "chanceprobcut" and probcut is None:
-            raise ValueError("chanceprobcut needs ProbCutSettings (a calibration)")
+        """``options``, or an algorithm name and ``SearchOptions.create``'s settings."""
+        options = as_options(options, settings)
+        if options.samples is not None and not self.samples_chance_nodes:
+            raise ValueError("samples (MCMS) needs MCMSSearcher: build it with make_searcher")
+        self.options = options
         self.game = game
         self.player = int(player)
-        self.algorithm = algorithm
-        self.evaluator = make_evaluator(evaluator, game)
-        self.lower_bound, self.upper_bound, self._declared_bounds = search_bounds(
-            self.evaluator, game, self.player
+        self.algorithm = options.name
+        self.evaluator = make_evaluator(options.evaluator, game)
+        self.lower_bound, self.upper_bound = search_bounds(
+            self.evaluator, game, self.player, options.bounds
         )
-        if bounds is not None:
-            # Known bounds on every leaf value for this player (Ballard's trees).
-            low, high = (float(x) for x in bounds)
-            if not low <= high:
-                raise ValueError(f"bounds must satisfy L <= U, got {bounds!r}")
-            self.lower_bound, self.upper_bound, self._declared_bounds = low, high, True
-        self._eval_lower, self._eval_upper = self.lower_bound, self.upper_bound
         self._eval_takes_positions = bool(getattr(self.evaluator, "accepts_positions", False))
         # Built-in evaluators offer player_value(): the same number, no array.
         player_value = getattr(self.evaluator, "player_value", None)
         self._player_value = player_value if callable(player_value) else None
         # Star1's windows at chance nodes: every algorithm but expectiminimax.
-        self.chance_pruning = algorithm != "expectiminimax"
-        # Successors probed per decision child before the Star1 phase (0: none),
-        # and in which order (Ballard's Star2.5; k=1 is Star2, k=0 Star1).
-        self.probing_factor = _probing_factor(algorithm, probing_factor)
-        if probing not in PROBING_ORDERS:
-            raise ValueError(f"unknown probing {probing!r}; accepted: {', '.join(PROBING_ORDERS)}")
-        self.probing = probing
-        # Star2 (k=1) probes only while a probe cut is reachable (bots do; the
-        # studies keep Ballard's probe-every-child phase and its node counts).
-        self.reachable_probes = bool(reachable_probes)
-        # Table entries searched deeper than asked may decide too (bots only: the
-        # value is then no longer the fixed-depth value the studies compare).
-        self.deeper_cutoffs = bool(deeper_cutoffs)
-        self.probcut = probcut if algorithm == "chanceprobcut" else None
-        self.move_ordering = bool(move_ordering)
-        # The history heuristic orders moves from this remaining depth up. At
-        # depth 1 sorting costs about what the cuts save in most games; where
-        # an action means the same move in every position (dice, einstein) the
-        # bots order there too (bots/factory.py, docs/benchmark.md).
-        if (
-            isinstance(history_min_depth, bool)
-            or not isinstance(history_min_depth, int)
-            or history_min_depth < 1
-        ):
-            raise ValueError(
-                f"history_min_depth must be an integer >= 1, got {history_min_depth!r}"
-            )
-        self.history_min_depth = history_min_depth
-        # Where the table knows no move (a node the previous iteration pruned), moves
-        # at depth >= 2 are ordered by the evaluator's value of the position after
-        # them: Hauk et al. ordered backgammon moves by hits, blots and points made,
-        # which the backgammon evaluator weighs (pips, blots, home points). Costs one
-        # evaluation per move.
-        self.static_ordering = bool(static_ordering)
-        self.reuse_probes = bool(reuse_probes)
-        self.table = TranspositionTable(tt_size) if tt_size and tt_size > 0 else None
-        self._custom_key = key_fn
-        self._state_key = key_fn or default_key_function(game)
-        self.key_fn = self._state_key
-        # History heuristic: per player, minus the score of each action.
-        self._history_order = [[0] * game.num_distinct_actions() for _ in range(game.num_players())]
-        self._history_rewarded = False
+        self.chance_pruning = options.algorithm != "expectiminimax"
+        # Successors probed per decision child before the Star1 phase (0: none).
+        self.probing_factor = options.probes_per_child
+        self.probing = options.probing
+        self.probcut = options.probcut if options.algorithm == "chanceprobcut" else None
+        self.move_ordering = options.move_ordering
+        self.history_min_depth = options.history_min_depth
+        self.static_ordering = options.static_ordering
+        self.reuse_probes = options.study.reuse_probes
+        self.deeper_cutoffs = options.study.deeper_cutoffs
+        self.reachable_probes = options.study.reachable_probes
+        ordering = MoveOrdering(game, self.player, options, self._value_after)
+        # Bound once: a node pays no attribute lookup on the ordering object.
+        self._ordered_actions = ordering.ordered_actions
+        self._reward_move = ordering.reward
+        self.table = TranspositionTable(options.tt_size) if options.tt_size > 0 else None
+        self.game_key_fn = default_key_function(game)
+        self.key_fn = options.key_fn or self.game_key_fn
         self.deadline: float | None = None
         self._abandoned: TracebackType | None = None
         self._convert_leaves = False
@@ -325,15 +247,9 @@ class Searcher:
     ) -> tuple[float, int | None]:
         self._abandoned = None
         node: SearchNode = to_search_node(state)
-        key_fn = self._custom_key or self._state_key
-        if self._custom_key is None:
-            if node is not state:
-                key_fn = position_key
-            elif key_fn is history_key and type(state).__module__ != "pyspiel":
-                key_fn = python_state_key
-            elif key_fn is history_key and self.table is not None:
-                node = HistoryDigestNode.root(state)
-                key_fn = digest_key
+        key_fn = self.options.key_fn
+        if key_fn is None:
+            node, key_fn = root_key_function(state, node, self.game_key_fn, self.table is not None)
         self.key_fn = key_fn
         # A custom game's position is its own key: no call per lookup.
         self._key_is_node = key_fn is position_key
@@ -368,11 +284,11 @@ class Searcher:
             value = float(self._player_value(target, self.player))
         else:
             value = float(self.evaluator.evaluate(target)[self.player])
-        if not self._eval_lower <= value <= self._eval_upper:
+        if not self.lower_bound <= value <= self.upper_bound:
             raise LeafValueOutOfBounds(
                 f"evaluator {type(self.evaluator).__name__} returned {value} for player "
-                f"{self.player}, outside its declared bounds [{self._eval_lower}, "
-                f"{self._eval_upper}] in game {self.game}; Star1/Star2 are only exact when "
+                f"{self.player}, outside its declared bounds [{self.lower_bound}, "
+                f"{self.upper_bound}] in game {self.game}; Star1/Star2 are only exact when "
                 f"every leaf lies within the bounds: fix the evaluator or declare wider "
                 f"`bounds`"
             )
@@ -389,41 +305,12 @@ class Searcher:
             )
         return value
 
-    def _ordered_actions(
-        self, node: SearchNode, player: int, depth: int, tt_move: int | None
-    ) -> Sequence[int]:
-        actions = node.legal_actions()
-        if not self.move_ordering:
-            return actions
-        if depth >= self.history_min_depth and len(actions) > 1 and self._history_rewarded:
-            # Negated scores in a list: a C-level sort key, ties in legal order.
-            actions = sorted(actions, key=self._history_order[player].__getitem__)
-        if tt_move is not None and len(actions) > 1 and tt_move in actions:
-            if actions[0] != tt_move:
-                actions = list(actions)  # a game may hand out a cached tuple
-                actions.remove(tt_move)
-                actions.insert(0, tt_move)
-        elif self.static_ordering and depth >= 2 and len(actions) > 1:
-            actions = self._statically_ordered(node, player, actions)
-        return actions
-
-    def _statically_ordered(self, node: SearchNode, player: int, actions: Sequence[int]) -> list:
-        """``actions`` best first for ``player`` by the value after each (ties keep their order)."""
-        values = {}
-        for action in actions:
-            child = node.child(action)
-            kind = child.current_player()
-            if kind < 0 and kind != CHANCE:
-                values[action] = self._terminal_value(child)
-            else:
-                values[action] = self._leaf(child)
-        if player == self.player:
-            return sorted(actions, key=lambda a: -values[a])
-        return sorted(actions, key=values.__getitem__)
-
-    def _reward_move(self, player: int, action: int, depth: int) -> None:
-        self._history_order[player][action] -= depth * depth
-        self._history_rewarded = True
+    def _value_after(self, child: SearchNode) -> float:
+        """A child's terminal or frontier value, for static move ordering."""
+        kind = child.current_player()
+        if kind < 0 and kind != CHANCE:
+            return self._terminal_value(child)
+        return self._leaf(child)
 
     # ------------------------------------------------------------------- root
 
@@ -487,9 +374,8 @@ class Searcher:
 
         Only where keys find transpositions (not history keys). The stored value
         is exactly the evaluator's, so this never changes a result. Leaf values
-        live apart from the search entries: stored among them, a leaf overwrote
-        a deeper entry of the same position (its bounds and best move) and the
-        many leaves pushed deep entries out first (star2, pig depth 7: 62% more nodes).
+        live apart from the search entries, so a leaf neither overwrites a deeper
+        entry of the same position nor pushes deep entries out (bots/transposition.py).
         """
         table = self.table
         if not self._cache_leaves or table is None:
@@ -634,7 +520,16 @@ class Searcher:
 
     # ------------------------------------------------------------------ chance
 
-    def _chance(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
+    def _chance(
+        self,
+        node: SearchNode,
+        depth: int,
+        alpha: float,
+        beta: float,
+        outcomes: Sequence[tuple[int, float]] | None = None,
+    ) -> float:
+        """A chance node; ``outcomes``, where given, are searched in place of the node's
+        own (MCMS's sample), else the node's are read once the table has not settled it."""
         table = self.table if self.chance_pruning else None
         if table is not None:
             # Before the outcomes are read: the table settles about half of pig's.
@@ -644,10 +539,11 @@ class Searcher:
                 cutoff = self._table_cutoff(entry, alpha, beta)
                 if cutoff is not None:
                     return cutoff
-        outcomes = node.chance_outcomes()
-        if self.move_ordering and len(outcomes) > 1:
-            # Most likely first; reverse keeps equal probabilities in the game's order.
-            outcomes = sorted(outcomes, key=itemgetter(1), reverse=True)
+        if outcomes is None:
+            outcomes = node.chance_outcomes()
+            if self.move_ordering and len(outcomes) > 1:
+                # Most likely first; reverse keeps equal probabilities in the game's order.
+                outcomes = sorted(outcomes, key=itemgetter(1), reverse=True)
         if not self.chance_pruning:
             total = 0.0
             for action, prob in outcomes:
@@ -668,10 +564,10 @@ class Searcher:
     ) -> float:
         """Star1 (with optional probing and ProbCut bounds) at one chance node."""
         count = len(outcomes)
-        low_bound, high_bound = self.lower_bound, self.upper_bound
+        lower_bound, upper_bound = self.lower_bound, self.upper_bound
         probs = [prob for _, prob in outcomes]
-        lo = [low_bound] * count
-        hi = [high_bound] * count
+        lower = [lower_bound] * count
+        upper = [upper_bound] * count
         probes: list[ProbedChild | None] | None = (
             [None] * count if self.probing_factor > 0 and self.reuse_probes else None
         )
@@ -685,16 +581,16 @@ class Searcher:
         keys: list | None = None
         # Children are expanded up front only where probing or the table reads them.
         if self.probing_factor > 0 or self.table is not None:
-            children, players, keys = self._expand(node, outcomes, depth, lo, hi)
+            children, players, keys = self._expand(node, outcomes, depth, lower, upper)
             # Forward pruning only where a cut is possible: not inside the
             # open-window shallow searches themselves.
             if (
                 self.probcut is not None
                 and depth > self.probcut.reduction
-                and (alpha > low_bound or beta < high_bound)
+                and (alpha > lower_bound or beta < upper_bound)
             ):
-                proven = (list(lo), list(hi))
-                cut = self._probcut(children, probs, depth, alpha, beta, lo, hi)
+                proven = (list(lower), list(upper))
+                cut = self._probcut(children, probs, depth, alpha, beta, lower, upper)
                 if cut is not None:
                     return cut
             if self.probing_factor > 0:
@@ -704,8 +600,8 @@ class Searcher:
                     depth,
                     alpha,
                     beta,
-                    lo,
-                    hi,
+                    lower,
+                    upper,
                     players,
                     probes,
                     keys,
@@ -715,36 +611,36 @@ class Searcher:
                 if cut is not None:
                     return cut
 
-        # Star1 phase. later_hi/later_lo are the probability-weighted bounds of
+        # Star1 phase. later_upper/later_lower are the probability-weighted bounds of
         # the outcomes not yet searched. A cut is decided on the node's own bound
         # with a tolerance for rounding (1/6 is not exact in binary, and Ballard's
         # ties must cut), and the bound returned is clamped to the window so a
         # parent never mistakes it for an exact value.
-        later_hi = sum(map(mul, probs, hi))
-        later_lo = sum(map(mul, probs, lo))
+        later_upper = sum(map(mul, probs, upper))
+        later_lower = sum(map(mul, probs, lower))
         done = 0.0
         for i in range(count):
             prob = probs[i]
-            lo_i, hi_i = lo[i], hi[i]
-            later_hi -= prob * hi_i
-            later_lo -= prob * lo_i
-            if lo_i == hi_i:
-                done += prob * lo_i
+            lower_i, upper_i = lower[i], upper[i]
+            later_upper -= prob * upper_i
+            later_lower -= prob * lower_i
+            if lower_i == upper_i:
+                done += prob * lower_i
                 continue
-            bound = done + prob * hi_i + later_hi
+            bound = done + prob * upper_i + later_upper
             if bound <= alpha + tol_low:
                 self.cutoffs_star1 += 1
                 return bound if bound < alpha else alpha
-            bound = done + prob * lo_i + later_lo
+            bound = done + prob * lower_i + later_lower
             if bound >= beta - tol_high:
                 self.cutoffs_star1 += 1
                 return bound if bound > beta else beta
             # The child's window is widened by half the tolerance so that a child
             # value tying the cut value (up to rounding) fails low or high there.
-            lower_cut = (alpha - done - later_hi + 0.5 * tol_low) / prob
-            upper_cut = (beta - done - later_lo - 0.5 * tol_high) / prob
-            window_low = lower_cut if lower_cut > lo_i else lo_i
-            window_high = upper_cut if upper_cut < hi_i else hi_i
+            lower_cut = (alpha - done - later_upper + 0.5 * tol_low) / prob
+            upper_cut = (beta - done - later_lower - 0.5 * tol_high) / prob
+            window_low = lower_cut if lower_cut > lower_i else lower_i
+            window_high = upper_cut if upper_cut < upper_i else upper_i
             if players is None:
                 value = self._search(node.child(outcomes[i][0]), depth, window_low, window_high)
             else:
@@ -769,11 +665,11 @@ class Searcher:
                     proven[0][i],
                     proven[1][i],
                 )
-            bound = done + prob * value + later_hi
+            bound = done + prob * value + later_upper
             if bound <= alpha + tol_low:
                 self.cutoffs_star1 += 1
                 return bound if bound < alpha else alpha
-            bound = done + prob * value + later_lo
+            bound = done + prob * value + later_lower
             if bound >= beta - tol_high:
                 self.cutoffs_star1 += 1
                 return bound if bound > beta else beta
@@ -789,8 +685,8 @@ class Searcher:
         upper_cut: float,
         window_low: float,
         window_high: float,
-        proven_low: float,
-        proven_high: float,
+        proven_lower: float,
+        proven_upper: float,
     ) -> float:
         """Re-searches a child that failed against a bound ChanceProbCut only guessed.
 
@@ -798,12 +694,12 @@ class Searcher:
         probable one it is only an upper bound; the child is searched again with
         the window its proven bounds allow.
         """
-        if lower_cut < value <= window_low and proven_low < value:
+        if lower_cut < value <= window_low and proven_lower < value:
             self.probcut_researches += 1
-            return self._search(child, depth, max(lower_cut, proven_low), window_high)
-        if upper_cut > value >= window_high and proven_high > value:
+            return self._search(child, depth, max(lower_cut, proven_lower), window_high)
+        if upper_cut > value >= window_high and proven_upper > value:
             self.probcut_researches += 1
-            return self._search(child, depth, window_low, min(upper_cut, proven_high))
+            return self._search(child, depth, window_low, min(upper_cut, proven_upper))
         return value
 
     def _search_child(
@@ -833,8 +729,8 @@ class Searcher:
         node: SearchNode,
         outcomes: Sequence[tuple[int, float]],
         depth: int,
-        lo: list[float],
-        hi: list[float],
+        lower: list[float],
+        upper: list[float],
     ) -> tuple[list[SearchNode], list[int], list | None]:
         """Every outcome's child, its player and, where looked up, its table key.
 
@@ -860,7 +756,7 @@ class Searcher:
             if player < 0 and player != CHANCE:
                 self.nodes += 1
                 self.leaves += 1
-                lo[i] = hi[i] = self._terminal_value(child)
+                lower[i] = upper[i] = self._terminal_value(child)
             elif table is not None:
                 key: Hashable = child if key_is_node else key_fn(child)  # type: ignore[assignment]
                 keys[i] = key  # type: ignore[index]
@@ -868,10 +764,10 @@ class Searcher:
                 if entry is not None and (
                     entry[DEPTH] == depth or entry[DEPTH] > depth and self.deeper_cutoffs
                 ):
-                    if entry[LOWER] > lo[i]:
-                        lo[i] = entry[LOWER]
-                    if entry[UPPER] < hi[i]:
-                        hi[i] = entry[UPPER]
+                    if entry[LOWER] > lower[i]:
+                        lower[i] = entry[LOWER]
+                    if entry[UPPER] < upper[i]:
+                        upper[i] = entry[UPPER]
         return children, players, keys
 
     def _probe(
@@ -881,8 +777,8 @@ class Searcher:
         depth: int,
         alpha: float,
         beta: float,
-        lo: list[float],
-        hi: list[float],
+        lower: list[float],
+        upper: list[float],
         players: list[int],
         probes: list[ProbedChild | None] | None,
         keys: list | None,
@@ -900,28 +796,26 @@ class Searcher:
         Star2. Probed children are returned in ``probes`` for their full search.
 
         With ``reachable_probes`` (k=1) a probe is skipped once even the best
-        result of it and of every later probe of its kind could not reach a cut.
-        Whether that pays depends on the game: in Pig, where a roll of 1 hands
-        the turn over, such probes had doubled a search's nodes; in backgammon the
-        bounds they leave narrow the Star1 windows and skipping them costs nodes.
-        Exact either way: probing only narrows bounds.
+        result of it and of every later probe of its kind could not reach a cut;
+        exact either way, since probing only narrows bounds. Whether it pays
+        depends on the game (docs/engine.md, "Reachable probes").
         """
-        sum_hi = sum(map(mul, probs, hi))
-        sum_lo = sum(map(mul, probs, lo))
-        if sum_hi <= alpha + tol_low:
+        sum_upper = sum(map(mul, probs, upper))
+        sum_lower = sum(map(mul, probs, lower))
+        if sum_upper <= alpha + tol_low:
             self.cutoffs_star2_probe += 1
-            return sum_hi if sum_hi < alpha else alpha
-        if sum_lo >= beta - tol_high:
+            return sum_upper if sum_upper < alpha else alpha
+        if sum_lower >= beta - tol_high:
             self.cutoffs_star2_probe += 1
-            return sum_lo if sum_lo > beta else beta
+            return sum_lower if sum_lower > beta else beta
         count = len(children)
         probed: list[ProbedChild | None] = probes if probes is not None else [None] * count
         rounds = self.probing_factor
         # reachable_probes: how far the min children's probes could still lower
-        # sum_hi (drop) and the max children's raise sum_lo (rise).
+        # sum_upper (drop) and the max children's raise sum_lower (rise).
         kinds = None
         if rounds == 1 and self.reachable_probes:
-            kinds, drop, rise = self._probe_kinds(players, probs, lo, hi)
+            kinds, drop, rise = self._probe_kinds(players, probs, lower, upper)
         schedule: Iterable[tuple[int, int]]
         if rounds == 1:
             schedule = zip(repeat(0, count), range(count))
@@ -934,7 +828,7 @@ class Searcher:
         self._probe_level += 1
         try:
             for rank, i in schedule:
-                if lo[i] == hi[i]:  # terminal, or settled by the table
+                if lower[i] == upper[i]:  # terminal, or settled by the table
                     continue
                 if kinds is not None:
                     # Skip a probe whose best result could not reach a cut, even
@@ -942,12 +836,12 @@ class Searcher:
                     kind = kinds[i]
                     if kind == 0:
                         continue
-                    span = probs[i] * (hi[i] - lo[i])
+                    span = probs[i] * (upper[i] - lower[i])
                     if kind < 0:
-                        hopeless = sum_hi - drop > alpha + tol_low
+                        hopeless = sum_upper - drop > alpha + tol_low
                         drop -= span
                     else:
-                        hopeless = sum_lo + rise < beta - tol_high
+                        hopeless = sum_lower + rise < beta - tol_high
                         rise -= span
                     if hopeless:
                         continue
@@ -966,33 +860,37 @@ class Searcher:
                 action = record.ordered[rank]
                 prob = probs[i]
                 if record.minimizing:
-                    hi_i = hi[i]
-                    lower_cut = (alpha - (sum_hi - prob * hi_i) + 0.5 * tol_low) / prob
-                    window_low = lower_cut if lower_cut > lo[i] else lo[i]
-                    if window_low >= hi_i:
+                    upper_i = upper[i]
+                    lower_cut = (alpha - (sum_upper - prob * upper_i) + 0.5 * tol_low) / prob
+                    window_low = lower_cut if lower_cut > lower[i] else lower[i]
+                    if window_low >= upper_i:
                         continue
-                    value = self._search(child.child(action), child_depth, window_low, hi_i)
-                    record.moves.append(_new_tuple(ProbedMove, (action, value, window_low, hi_i)))
-                    if value < hi_i:
-                        sum_hi -= prob * (hi_i - value)
-                        hi[i] = value
-                        if sum_hi <= alpha + tol_low:
+                    value = self._search(child.child(action), child_depth, window_low, upper_i)
+                    record.moves.append(
+                        _new_tuple(ProbedMove, (action, value, window_low, upper_i))
+                    )
+                    if value < upper_i:
+                        sum_upper -= prob * (upper_i - value)
+                        upper[i] = value
+                        if sum_upper <= alpha + tol_low:
                             self.cutoffs_star2_probe += 1
-                            return sum_hi if sum_hi < alpha else alpha
+                            return sum_upper if sum_upper < alpha else alpha
                 else:
-                    lo_i = lo[i]
-                    upper_cut = (beta - (sum_lo - prob * lo_i) - 0.5 * tol_high) / prob
-                    window_high = upper_cut if upper_cut < hi[i] else hi[i]
-                    if window_high <= lo_i:
+                    lower_i = lower[i]
+                    upper_cut = (beta - (sum_lower - prob * lower_i) - 0.5 * tol_high) / prob
+                    window_high = upper_cut if upper_cut < upper[i] else upper[i]
+                    if window_high <= lower_i:
                         continue
-                    value = self._search(child.child(action), child_depth, lo_i, window_high)
-                    record.moves.append(_new_tuple(ProbedMove, (action, value, lo_i, window_high)))
-                    if value > lo_i:
-                        sum_lo += prob * (value - lo_i)
-                        lo[i] = value
-                        if sum_lo >= beta - tol_high:
+                    value = self._search(child.child(action), child_depth, lower_i, window_high)
+                    record.moves.append(
+                        _new_tuple(ProbedMove, (action, value, lower_i, window_high))
+                    )
+                    if value > lower_i:
+                        sum_lower += prob * (value - lower_i)
+                        lower[i] = value
+                        if sum_lower >= beta - tol_high:
                             self.cutoffs_star2_probe += 1
-                            return sum_lo if sum_lo > beta else beta
+                            return sum_lower if sum_lower > beta else beta
         finally:
             self._probe_level -= 1
             if self._probe_level == 0:
@@ -1000,7 +898,7 @@ class Searcher:
         return None
 
     def _probe_kinds(
-        self, players: list[int], probs: list[float], lo: list[float], hi: list[float]
+        self, players: list[int], probs: list[float], lower: list[float], upper: list[float]
     ) -> tuple[list[int], float, float]:
         """Per child: -1 a min child, +1 a max child, 0 nothing to probe; and how far
         the min children's probes could lower the expected upper bound (drop) and
@@ -1009,14 +907,14 @@ class Searcher:
         kinds = [0] * len(players)
         drop = rise = 0.0
         for i, player in enumerate(players):
-            if player < 0 or lo[i] == hi[i]:
+            if player < 0 or lower[i] == upper[i]:
                 continue
             if player == me:
                 kinds[i] = 1
-                rise += probs[i] * (hi[i] - lo[i])
+                rise += probs[i] * (upper[i] - lower[i])
             else:
                 kinds[i] = -1
-                drop += probs[i] * (hi[i] - lo[i])
+                drop += probs[i] * (upper[i] - lower[i])
         return kinds, drop, rise
 
     def _start_probing(
@@ -1052,7 +950,14 @@ class Searcher:
         return ProbedChild(ordered, [], minimizing, key)
 
     def _probcut(
-        self, children: list, probs: list, depth: int, alpha: float, beta: float, lo: list, hi: list
+        self,
+        children: list,
+        probs: list,
+        depth: int,
+        alpha: float,
+        beta: float,
+        lower: list,
+        upper: list,
     ) -> float | None:
         """ChanceProbCut: shallow searches turned into probable per-outcome bounds."""
         settings = self.probcut
@@ -1061,56 +966,35 @@ class Searcher:
         shallow_depth = depth - settings.reduction
         nodes_before = self.nodes
         self._probcut_level += 1
-        probable_lo = list(lo)
-        probable_hi = list(hi)
+        probable_lower = list(lower)
+        probable_upper = list(upper)
         try:
             for i, child in enumerate(children):
-                if lo[i] == hi[i]:
+                if lower[i] == upper[i]:
                     continue
                 shallow = self._search(child, shallow_depth, -INF, INF)
-                mover = child.current_player()
-                if model.mover is not None and mover >= 0:
-                    slope, intercept, sigma = model.mover
-                    sign = 1.0 if mover == self.player else -1.0
-                    predicted = slope * shallow + sign * intercept
-                else:
-                    predicted, sigma = model.a * shallow + model.b, model.sigma
-                margin = settings.t * sigma
-                if predicted - margin > probable_lo[i]:
-                    probable_lo[i] = min(predicted - margin, hi[i])
-                if predicted + margin < probable_hi[i]:
-                    probable_hi[i] = max(predicted + margin, lo[i])
+                low, high = model.probable_range(
+                    shallow, child.current_player(), self.player, settings.t
+                )
+                if low > probable_lower[i]:
+                    probable_lower[i] = min(low, upper[i])
+                if high < probable_upper[i]:
+                    probable_upper[i] = max(high, lower[i])
         finally:
             self._probcut_level -= 1
             if self._probcut_level == 0:
                 self.probcut_nodes += self.nodes - nodes_before
-        expected_hi = sum(map(mul, probs, probable_hi))
-        expected_lo = sum(map(mul, probs, probable_lo))
-        if expected_hi <= alpha + _tolerance(alpha):
+        expected_upper = sum(map(mul, probs, probable_upper))
+        expected_lower = sum(map(mul, probs, probable_lower))
+        if expected_upper <= alpha + _tolerance(alpha):
             self.cutoffs_probcut += 1
-            return expected_hi if expected_hi < alpha else alpha
-        if expected_lo >= beta - _tolerance(beta):
+            return expected_upper if expected_upper < alpha else alpha
+        if expected_lower >= beta - _tolerance(beta):
             self.cutoffs_probcut += 1
-            return expected_lo if expected_lo > beta else beta
-        lo[:] = probable_lo
-        hi[:] = probable_hi
+            return expected_lower if expected_lower > beta else beta
+        lower[:] = probable_lower
+        upper[:] = probable_upper
         return None
-
-
-def _probing_factor(algorithm: str, probing_factor: Any) -> int:
-    """Star2's probing factor k: 1 unless given; only star2 and chanceprobcut probe."""
-    probes = algorithm in ("star2", "chanceprobcut")
-    if probing_factor is None:
-        return 1 if probes else 0
-    if isinstance(probing_factor, bool) or not isinstance(probing_factor, int):
-        raise ValueError(f"probing_factor must be an integer >= 0, got {probing_factor!r}")
-    if probing_factor < 0:
-        raise ValueError(f"probing_factor must be an integer >= 0, got {probing_factor}")
-    if not probes and probing_factor > 0:
-        raise ValueError(
-            f"{algorithm} does not probe; probing_factor applies to star2 and chanceprobcut"
-        )
-    return probing_factor
 
 
 def _tolerance(edge: float) -> float:
@@ -1118,52 +1002,48 @@ def _tolerance(edge: float) -> float:
     return 1e-12 * (1.0 + abs(edge)) if edge not in (INF, -INF) else 0.0
 
 
-def search_bounds(evaluator: Any, game: pyspiel.Game, player: int) -> tuple[float, float, bool]:
-    """L and U for Star1 from the searching player's view, and whether declared.
+def search_bounds(
+    evaluator: Any, game: pyspiel.Game, player: int, bounds: tuple[float, float] | None = None
+) -> tuple[float, float]:
+    """The search's ``lower_bound`` L and ``upper_bound`` U from the searching player's view.
 
-    An evaluator may declare ``player_bounds(player)`` (asymmetric trees such as
-    deep Ballard trees) or ``bounds``; declared bounds must cover terminal
-    utilities too, which the engine checks. Otherwise the game's utility range.
+    ``bounds`` when given (known bounds on every leaf, as in Ballard's trees).
+    Else an evaluator may declare ``player_bounds(player)`` (asymmetric trees
+    such as deep Ballard trees) or ``bounds``; declared bounds must cover
+    terminal utilities too, which the engine checks. Else the game's utility range.
     """
+    if bounds is not None:
+        return bounds
     per_player = getattr(evaluator, "player_bounds", None)
     if callable(per_player):
-        low, high = (float(x) for x in per_player(player))
-        if not low <= high:
+        lower_bound, upper_bound = (float(x) for x in per_player(player))
+        if not lower_bound <= upper_bound:
             raise ValueError(
                 f"{type(evaluator).__name__}.player_bounds({player}) must "
-                f"satisfy L <= U, got ({low}, {high})"
+                f"satisfy L <= U, got ({lower_bound}, {upper_bound})"
             )
-        return low, high, True
+        return lower_bound, upper_bound
     if getattr(evaluator, "bounds", None) is not None:
-        low, high = evaluator_bounds(evaluator, game)
-        return low, high, True
-    return float(game.min_utility()), float(game.max_utility()), False
+        return evaluator_bounds(evaluator, game)
+    return float(game.min_utility()), float(game.max_utility())
 
 
 def search(
     game: pyspiel.Game,
     state: Any,
-    algorithm: str,
+    algorithm: SearchOptions | str,
     depth: int,
     *,
-    evaluator: Any = None,
-    tt_size: int = 0,
-    move_ordering: bool = True,
     player: int | None = None,
-    probcut: ProbCutSettings | None = None,
-    reuse_probes: bool = True,
-    probing_factor: Any = None,
-    probing: str = "cyclic",
-    reachable_probes: bool = False,
-    deeper_cutoffs: bool = False,
-    history_min_depth: Any = 2,
-    static_ordering: bool = False,
     engine: str = "auto",
+    **settings: Any,
 ) -> SearchResult:
     """One fixed-depth search with fresh statistics (no iterative deepening).
 
-    ``engine`` as for bots: ``auto`` (native where built and the game and evaluator
-    allow it), ``native`` or ``python``; ``SearchResult.engine`` says which ran.
+    ``algorithm`` is ``SearchOptions``, or an algorithm name with ``settings``
+    (``SearchOptions.create``'s). ``engine`` as for bots: ``auto`` (native where
+    built and the game and evaluator allow it), ``native`` or ``python``;
+    ``SearchResult.engine`` says which ran.
     """
     from bots.native_search import make_searcher  # imports this module
 
@@ -1171,23 +1051,7 @@ def search(
         player = state.current_player()
         if player < 0:
             raise ValueError("state is a chance or terminal node: pass `player` explicitly")
-    searcher = make_searcher(
-        engine,
-        game,
-        player,
-        algorithm,
-        evaluator=evaluator,
-        tt_size=tt_size,
-        move_ordering=move_ordering,
-        probcut=probcut,
-        reuse_probes=reuse_probes,
-        probing_factor=probing_factor,
-        probing=probing,
-        reachable_probes=reachable_probes,
-        deeper_cutoffs=deeper_cutoffs,
-        history_min_depth=history_min_depth,
-        static_ordering=static_ordering,
-    )
+    searcher = make_searcher(engine, game, player, as_options(algorithm, settings))
     value, action = searcher.search(state, depth)
     return SearchResult(
         value=value, action=action, depth=depth, stats=searcher.stats(), engine=searcher.engine

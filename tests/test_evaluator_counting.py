@@ -29,7 +29,8 @@ from random_tree_game import (
 )
 
 import bots
-from bots.search import ProbCutModel, ProbCutSettings, search
+from bots.probcut import ProbCutModel, ProbCutSettings
+from bots.search import search
 
 CONFIGS = [
     (alg, tt)
