@@ -27,13 +27,13 @@ from bots.calibration import canonical_game_string, default_calibration_path, sa
 from bots.evaluators import default_evaluator
 from bots.native_search import NativeSearcher, make_searcher
 from bots.search import LeafValueOutOfBounds, search
-from experiments.benchmark.depth import _position
+from experiments.benchmark.depth import task_position
 
 pytestmark = pytest.mark.skipif(
     native_problem() is not None, reason=f"engine=native: {native_problem()}"
 )
 
-# game, deepest iteration, positions (experiments.benchmark.depth._position, seed 0)
+# game, deepest iteration, positions (experiments.benchmark.depth.task_position, seed 0)
 GAMES = [
     ("pig", 4, 2),
     ("backgammon", 2, 1),
@@ -83,7 +83,7 @@ def test_engines_agree_on_every_counter(tmp_path, game_string, depth, positions,
     if spec.startswith("chanceprobcut") and not _has_calibration(game):
         extra["calibration"] = synthetic_calibration(tmp_path / "cal.json", game)
     for index in range(positions):
-        game, state = _position({"game": game_string, "seed": 0, "index": index})
+        game, state = task_position({"game": game_string, "seed": 0, "index": index})
         for tt_size in TT_SIZES:
             options = dict(extra) if tt_size is None else dict(extra, tt_size=tt_size)
             where = f"{game_string} position {index} {spec} tt_size={tt_size}"
@@ -116,7 +116,7 @@ def test_engines_agree_with_a_python_evaluator():
             return self.inner.prior(state)
 
     for game_string, depth in (("pig", 4), ("einstein_wurfelt_nicht", 2), ("2048", 2)):
-        game, state = _position({"game": game_string, "seed": 0, "index": 1})
+        game, state = task_position({"game": game_string, "seed": 0, "index": 1})
         for spec in ("star2", "expectiminimax"):
             python = deepen(game, state, spec, depth, "python", evaluator=Wrapped(game))
             evaluator = Wrapped(game)
@@ -153,7 +153,7 @@ class FailingEvaluator:
 
 @pytest.mark.parametrize("algorithm", ["star2", "expectiminimax"])
 def test_an_evaluator_exception_surfaces_and_the_searcher_still_works(algorithm):
-    game, state = _position({"game": "pig", "seed": 0, "index": 0})
+    game, state = task_position({"game": "pig", "seed": 0, "index": 0})
     evaluator = FailingEvaluator(game, fail_at=7)
     player = state.current_player()
     searcher = make_searcher("native", game, player, algorithm, evaluator=evaluator, tt_size=1000)
@@ -169,7 +169,7 @@ def test_an_evaluator_exception_surfaces_and_the_searcher_still_works(algorithm)
 
 
 def test_an_evaluator_exception_in_a_bot_surfaces():
-    game, state = _position({"game": "einstein_wurfelt_nicht", "seed": 0, "index": 0})
+    game, state = task_position({"game": "einstein_wurfelt_nicht", "seed": 0, "index": 0})
     evaluator = FailingEvaluator(game, fail_at=3)
     bot = bots.make_bot(
         "star2(max_depth=2)", game, state.current_player(), evaluator=evaluator, engine="native"
@@ -196,7 +196,7 @@ class OutOfBounds:
 
 @pytest.mark.parametrize("algorithm", ["star1", "star2", "expectiminimax"])
 def test_a_leaf_value_outside_the_bounds_is_an_error(algorithm):
-    game, state = _position({"game": "pig", "seed": 0, "index": 0})
+    game, state = task_position({"game": "pig", "seed": 0, "index": 0})
     for engine in ("python", "native"):
         with pytest.raises(LeafValueOutOfBounds, match="outside its declared bounds"):
             search(game, state, algorithm, 2, evaluator=OutOfBounds(game), engine=engine)
@@ -230,7 +230,7 @@ def test_unknown_engine_is_refused_with_the_list():
     ],
 )
 def test_a_native_bot_keeps_its_time_limit(game_string, spec):
-    game, state = _position({"game": game_string, "seed": 0, "index": 1})
+    game, state = task_position({"game": game_string, "seed": 0, "index": 1})
     bot = bots.make_bot(spec, game, state.current_player(), engine="native")
     bot.step(state)  # warm-up: evaluator tables, first allocations
     for _ in range(2):

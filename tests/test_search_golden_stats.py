@@ -23,7 +23,7 @@ import pytest
 from exactness import deepen, deepening_differences
 
 import games  # noqa: F401  (registers dice)
-from experiments.benchmark.depth import _position
+from experiments.benchmark.depth import task_position
 
 GOLDEN_PATH = pathlib.Path(__file__).parent / "search_golden_stats.json"
 
@@ -55,7 +55,7 @@ def deepen_case(
     game_string: str, spec: str, depth: int, index: int, engine: str = "python"
 ) -> dict[str, Any]:
     """The bot's own deepening on one of the benchmark's seeded positions."""
-    game, state = _position({"game": game_string, "seed": 0, "index": index})
+    game, state = task_position({"game": game_string, "seed": 0, "index": index})
     return deepen(game, state, spec, depth, engine)
 
 
