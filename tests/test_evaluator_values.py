@@ -15,7 +15,7 @@ import random
 import pyspiel
 import pytest
 
-import games  # noqa: F401 - registers the custom games and their evaluators
+import games  # noqa: F401 - registers the custom games
 from bots.evaluators import make_evaluator
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "evaluator_golden_values.json").read_text())
