@@ -18,7 +18,7 @@ table and must not be mutated; the pyspiel wrapper converts them to lists.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyspiel
@@ -80,6 +80,45 @@ class Position(tuple):
     def initial(cls, rules: Any) -> Position:  # pragma: no cover - abstract
         """The position at the start of a game of ``rules``."""
         raise NotImplementedError(f"{cls.__name__} must implement initial(rules)")
+
+
+_RESULT_RETURNS = {1: (1.0, -1.0), -1: (-1.0, 1.0), 0: (0.0, 0.0)}
+_NO_RETURNS = (0.0, 0.0)
+
+
+class PlayerDetailPosition(Position):
+    """A position with fields ``player`` (0, 1, CHANCE or TERMINAL) and ``detail``.
+
+    ``detail``'s meaning depends on ``player``; at a terminal it is player 0's
+    result (+1, -1 or 0). Subclasses name its other meanings.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # fields of the NamedTuple a subclass mixes in
+
+        @property
+        def player(self) -> int: ...
+
+        @property
+        def detail(self) -> int: ...
+
+    @property
+    def result(self) -> int:
+        """At a terminal: player 0's result, +1, -1 or 0."""
+        return self.detail
+
+    def is_terminal(self) -> bool:
+        return self.player == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
+    def current_player(self) -> int:
+        return self.player
+
+    def returns(self) -> tuple[float, ...]:
+        return _RESULT_RETURNS[self.detail] if self.player == TERMINAL else _NO_RETURNS
 
 
 class Rules:

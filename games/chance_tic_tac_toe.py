@@ -44,7 +44,6 @@ _OUTCOMES = tuple(
     for cells in _LEGAL
 )
 _OUTCOME_ACTIONS = tuple(tuple(a for a, _ in out) for out in _OUTCOMES)
-_RETURNS = {1: (1.0, -1.0), -1: (-1.0, 1.0), 0: (0.0, 0.0)}
 # Status line of str(state) -> (player, detail) (status_string's inverse).
 _STATUS = {
     "x won": (TERMINAL, 1),
@@ -56,7 +55,6 @@ _STATUS = {
     "o to move": (1, 0),
 }
 _MASK_OF = {"x": 0, "o": 1, "#": 2}
-_ZERO = (0.0, 0.0)
 
 _GAME_TYPE = _common.two_player_chance_game_type(
     SHORT_NAME, "Tic-tac-toe with random blocked squares", {}
@@ -73,7 +71,7 @@ class _ChanceTTTFields(NamedTuple):
     detail: int  # the next player or the result: see ChanceTTTPosition
 
 
-class ChanceTTTPosition(_common.Position, _ChanceTTTFields):
+class ChanceTTTPosition(_common.PlayerDetailPosition, _ChanceTTTFields):
     """A chance tic-tac-toe position; ``detail`` depends on ``player``.
 
     player in {0, 1}: decision node (``detail`` is 0).
@@ -88,24 +86,10 @@ class ChanceTTTPosition(_common.Position, _ChanceTTTFields):
         """At a chance node: the player to move after it."""
         return self.detail
 
-    @property
-    def result(self) -> int:
-        """At a terminal: player 0's result, +1, -1 or 0."""
-        return self.detail
-
     @classmethod
     def initial(cls, rules: None = None) -> ChanceTTTPosition:
         """The empty board, x to move (the game has no rules table)."""
         return _new(cls, (0, 0, 0, 0, 0))
-
-    def is_terminal(self) -> bool:
-        return self.player == TERMINAL
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def current_player(self) -> int:
-        return self.player
 
     def legal_actions(self) -> tuple[int, ...]:
         x, o, b, cp, _ = self
@@ -141,9 +125,6 @@ class ChanceTTTPosition(_common.Position, _ChanceTTTFields):
         if x | o | b == _FULL:
             return _new(ChanceTTTPosition, (x, o, b, TERMINAL, 0))
         return _new(ChanceTTTPosition, (x, o, b, CHANCE, 1 - cp))
-
-    def returns(self) -> tuple[float, float]:
-        return _RETURNS[self.detail] if self.player == TERMINAL else _ZERO
 
     def to_state(self) -> ChanceTTTState:
         """A full pyspiel state for this position (its history is empty)."""

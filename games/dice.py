@@ -132,7 +132,6 @@ def dice_rules(n: int, k: int) -> DiceRules:
     return DiceRules(n, k)
 
 
-_WIN = {0: (1.0, -1.0), 1: (-1.0, 1.0)}
 # Status line of str(state) -> (cp, x) for chance nodes and terminals.
 _STATUS = {
     "x won": (TERMINAL, 1),
@@ -141,8 +140,6 @@ _STATUS = {
     "x to roll a column": (CHANCE, 0),
     "o to roll a row": (CHANCE, 1),
 }
-_RETURNS = {1: (1.0, -1.0), -1: (-1.0, 1.0), 0: (0.0, 0.0)}
-_ZERO = (0.0, 0.0)
 
 
 class _DiceFields(NamedTuple):
@@ -153,7 +150,7 @@ class _DiceFields(NamedTuple):
     detail: int  # the line, the roller or the result: see DicePosition
 
 
-class DicePosition(_common.Position, _DiceFields):
+class DicePosition(_common.PlayerDetailPosition, _DiceFields):
     """A Dice position; ``detail`` depends on ``player``, read it by its meaning.
 
     player in {0, 1}: decision node, ``line`` = index of the rolled line.
@@ -173,23 +170,9 @@ class DicePosition(_common.Position, _DiceFields):
         """At a chance node: the player whose line is rolled."""
         return self.detail
 
-    @property
-    def result(self) -> int:
-        """At a terminal: player 0's result, +1, -1 or 0."""
-        return self.detail
-
     @classmethod
     def initial(cls, rules: DiceRules) -> DicePosition:
         return _new(cls, (rules, 0, 0, CHANCE, 0))
-
-    def is_terminal(self) -> bool:
-        return self.player == TERMINAL
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def current_player(self) -> int:
-        return self.player
 
     def legal_actions(self) -> tuple[int, ...]:
         r, b0, b1, cp, line = self
@@ -219,9 +202,6 @@ class DicePosition(_common.Position, _DiceFields):
         if b0 | b1 == r.full:
             return _new(DicePosition, (r, b0, b1, TERMINAL, 0))
         return _new(DicePosition, (r, b0, b1, CHANCE, 1 - cp))
-
-    def returns(self) -> tuple[float, float]:
-        return _RETURNS[self.detail] if self.player == TERMINAL else _ZERO
 
     def to_state(self) -> DiceState:
         """A full pyspiel state for this position (its history is empty)."""
