@@ -7,13 +7,12 @@ and short name: a C++ game in games/native/ (compiled into the native engine,
 each module, the reference and the fallback. Importing this package loads the
 native engine first, so the C++ twins are registered where it is built; the
 Python games are registered only where it is not (or ``STARSPIEL_ENGINE=python``).
-Either way the Python game classes, positions and evaluators stay importable:
-a Python state's ``search_position()`` returns an immutable, hashable
-fast-path position (see games/_common.py), and each position class rebuilds
-itself from a C++ twin's state (``from_state``). Each game module also registers
-its default evaluator in the one evaluator registry,
-``bots.evaluators.EVALUATORS`` (the dependency points from games to bots,
-never back).
+Either way the Python game classes and positions stay importable: a Python
+state's ``search_position()`` returns an immutable, hashable fast-path
+position with named fields (see games/_common.py), and each position class
+rebuilds itself from a C++ twin's state (``from_state``). The games'
+evaluators live with the others in ``bots/evaluators/``; games know nothing of
+them.
 """
 
 from __future__ import annotations

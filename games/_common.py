@@ -1,11 +1,14 @@
 """Shared machinery for the Python implementations of the custom games.
 
-Every game keeps its rules in an immutable plain-Python *position* (a tuple
-subclass, so hashing and equality run at C speed and a transposition table
-can use it as a key). The pyspiel.State subclass below only wraps a position:
-one source of truth for the rules, and a cheap clone (OpenSpiel clones a
-Python state by deep-copying its ``__dict__``, and positions deep-copy to
-themselves).
+Every game keeps its rules in an immutable plain-Python *position*: a tuple
+(hashing and equality run at C speed and a transposition table can use it
+as a key) whose fields a NamedTuple names, mixed in after ``Position``
+(``class DicePosition(Position, _DiceFields)``) so that ``Position``'s
+``repr``, the native engine's table key, stays ``Name(field, ...)``. The
+pyspiel.State subclass below only wraps a position: one source of truth for
+the rules, and a cheap clone (OpenSpiel clones a Python state by deep-copying
+its ``__dict__``, and positions deep-copy to themselves). ``PositionGame``
+holds the pyspiel.Game methods every game shares.
 
 Sequence-valued position methods (``legal_actions``, ``chance_outcomes``,
 ``returns``) return shared *tuples*, never lists: they are cached per rule
@@ -14,9 +17,8 @@ table and must not be mutated; the pyspiel wrapper converts them to lists.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyspiel
@@ -73,6 +75,50 @@ class Position(tuple):
 
     def to_state(self) -> PositionState:  # pragma: no cover - abstract
         raise self._missing("to_state()")
+
+    @classmethod
+    def initial(cls, rules: Any) -> Position:  # pragma: no cover - abstract
+        """The position at the start of a game of ``rules``."""
+        raise NotImplementedError(f"{cls.__name__} must implement initial(rules)")
+
+
+_RESULT_RETURNS = {1: (1.0, -1.0), -1: (-1.0, 1.0), 0: (0.0, 0.0)}
+_NO_RETURNS = (0.0, 0.0)
+
+
+class PlayerDetailPosition(Position):
+    """A position with fields ``player`` (0, 1, CHANCE or TERMINAL) and ``detail``.
+
+    ``detail``'s meaning depends on ``player``; at a terminal it is player 0's
+    result (+1, -1 or 0). Subclasses name its other meanings.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # fields of the NamedTuple a subclass mixes in
+
+        @property
+        def player(self) -> int: ...
+
+        @property
+        def detail(self) -> int: ...
+
+    @property
+    def result(self) -> int:
+        """At a terminal: player 0's result, +1, -1 or 0."""
+        return self.detail
+
+    def is_terminal(self) -> bool:
+        return self.player == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
+    def current_player(self) -> int:
+        return self.player
+
+    def returns(self) -> tuple[float, ...]:
+        return _RESULT_RETURNS[self.detail] if self.player == TERMINAL else _NO_RETURNS
 
 
 class Rules:
@@ -194,17 +240,11 @@ class PositionState(pyspiel.State):
         return list(self._pos.returns())
 
 
-def make_observer(board_observer_cls: Callable[[Any], Any], iig_obs_type: Any, params: Any) -> Any:
-    """Perfect-information observer selection, as in OpenSpiel's tic_tac_toe."""
-    if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
-        return board_observer_cls(params)
-    return IIGObserverForPublicInfoGame(iig_obs_type, params)
-
-
 class TensorObserver:
     """Observer whose tensor is the concatenation of named pieces.
 
     ``shapes`` maps piece name -> shape; ``dict`` holds views into ``tensor``.
+    Subclasses are built as ``cls(params, game)`` (``PositionGame.make_py_observer``).
     """
 
     def __init__(self, params, shapes: Mapping[str, tuple[int, ...]]):
@@ -233,89 +273,46 @@ class TensorObserver:
         )
 
 
-P = TypeVar("P", bound=Position)
+class PositionGame(pyspiel.Game):
+    """A pyspiel.Game whose states wrap fast-path positions: what every game here shares.
 
-
-def as_position(state: Any, position_type: type[P]) -> P:
-    """A position from either a position or a wrapped pyspiel state."""
-    if isinstance(state, position_type):
-        return state
-    get = getattr(state, "search_position", None)
-    if get is None:
-        # A state of the game's C++ twin (games/native/) carries no position:
-        # the game module rebuilds it from the state's string.
-        from_state = getattr(position_type, "from_state", None)
-        if from_state is not None and isinstance(state, pyspiel.State):
-            return from_state(state)
-        raise TypeError(
-            f"expected a {position_type.__name__} or a state of the matching "
-            f"Python game (with search_position()); got {type(state).__name__}"
-        )
-    pos = get()
-    if not isinstance(pos, position_type):
-        raise TypeError(
-            f"state of the wrong game: position is "
-            f"{type(pos).__name__}, expected {position_type.__name__}"
-        )
-    return pos
-
-
-class PositionEvaluator:
-    """The evaluator API (bots/evaluators/api.py) for games with fast-path positions.
-
-    Subclasses implement ``value(pos) -> float`` for player 0 (within
-    ``bounds``); terminals get exact returns. Zero-sum two-player games only.
+    Subclasses set ``position_class``, ``state_class`` and ``observer_class`` and
+    pass their bound on chance nodes per history to ``__init__``; ``rules`` is the
+    per-parameter table their positions share (None for a game without one).
     """
 
-    accepts_positions = True
-    position_type: type[Position] = Position
+    position_class: type[Position]
+    state_class: type[PositionState]
+    observer_class: Callable[[Any, Any], TensorObserver]
+    rules: Rules | None = None
 
-    def __init__(self, bounds: tuple[float, float]):
-        self.bounds = (float(bounds[0]), float(bounds[1]))
+    def __init__(
+        self,
+        game_type: pyspiel.GameType,
+        game_info: pyspiel.GameInfo,
+        params: Mapping[str, Any],
+        max_chance_nodes: int,
+    ):
+        super().__init__(game_type, game_info, dict(params))
+        self._max_chance_nodes = max_chance_nodes
 
-    def evaluate(self, state) -> list[float]:
-        pos = as_position(state, self.position_type)
-        if pos.is_terminal():
-            return list(pos.returns())
-        v = self.value(pos)
-        return [v, -v]
+    def new_initial_state(self) -> PositionState:
+        return self.state_class(self, self.position_class.initial(self.rules))
 
-    def player_value(self, state, player: int) -> float:
-        """``evaluate(state)[player]`` as a float: the search's per-leaf fast path.
+    def state_from_position(self, position: Position) -> PositionState:
+        """A state of this game at ``position`` (its history is empty)."""
+        if (
+            not isinstance(position, self.position_class)
+            or getattr(position, "rules", None) is not self.rules
+        ):
+            raise ValueError(f"{self}: position {position!r} belongs to another game")
+        return self.state_class(self, position)
 
-        A bare position of this game skips the state check and the list.
-        """
-        pos = state if type(state) is self.position_type else as_position(state, self.position_type)
-        if pos.is_terminal():
-            return float(pos.returns()[player])
-        v = self.value(pos)
-        return -v if player == 1 else v
+    def max_chance_nodes_in_history(self) -> int:
+        return self._max_chance_nodes
 
-    def prior(self, state) -> list[tuple[int, float]]:
-        pos = as_position(state, self.position_type)
-        if pos.is_chance_node():
-            return list(pos.chance_outcomes())
-        actions = pos.legal_actions()
-        if not actions:
-            return []
-        p = 1.0 / len(actions)
-        return [(a, p) for a in actions]
-
-    def player_bounds(self, player: int) -> tuple[float, float]:
-        """Bounds on evaluate()[player]; may be tighter than ``bounds``."""
-        del player
-        return self.bounds
-
-    def value(self, pos) -> float:  # pragma: no cover - abstract
-        raise NotImplementedError(
-            f"{type(self).__name__} must implement value(pos): "
-            f"player 0's heuristic value of a non-terminal position"
-        )
-
-
-def squash(x: float) -> float:
-    """Maps a heuristic score into [-0.99, 0.99]: never confused with a win."""
-    return 0.99 * math.tanh(x)
-
-
-EvaluatorFactory = Callable[[pyspiel.Game], PositionEvaluator]
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        """Perfect-information observer selection, as in OpenSpiel's tic_tac_toe."""
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return self.observer_class(params, self)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import functools
 import random
+from typing import NamedTuple
 
 import pyspiel
 
-from bots.evaluators.registry import register_evaluator
 from bots.keys import register_sampling_key
 from games import _common
 from games._common import CHANCE, TERMINAL
@@ -158,31 +158,37 @@ def leaf_bounds(game: pyspiel.Game) -> tuple[int, int]:
     return (r.leaf_min, r.leaf_max)
 
 
-class BallardPosition(_common.Position):
-    """(rules, path, value): actions from the root and the arc sum so far."""
+class _BallardFields(NamedTuple):
+    rules: BallardRules
+    path: tuple[int, ...]  # the actions from the root
+    arc_sum: int  # the sum of the arc values along the path
+
+
+class BallardPosition(_common.Position, _BallardFields):
+    """A node of the tree: its path from the root and the arc sum so far."""
 
     __slots__ = ()
 
-    @staticmethod
-    def initial(rules: BallardRules) -> BallardPosition:
-        return _new(BallardPosition, (rules, (), 0))
+    @classmethod
+    def initial(cls, rules: BallardRules) -> BallardPosition:
+        return _new(cls, (rules, (), 0))
 
     def is_terminal(self) -> bool:
-        return len(self[1]) == self[0].depth
+        return len(self.path) == self.rules.depth
 
     def is_chance_node(self) -> bool:
-        return self[0].players[len(self[1])] == CHANCE
+        return self.rules.players[len(self.path)] == CHANCE
 
     def current_player(self) -> int:
-        return self[0].players[len(self[1])]
+        return self.rules.players[len(self.path)]
 
     def legal_actions(self) -> tuple[int, ...]:
-        r = self[0]
-        return () if len(self[1]) == r.depth else r.actions
+        r = self.rules
+        return () if len(self.path) == r.depth else r.actions
 
     def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
-        r = self[0]
-        return r.chance if r.players[len(self[1])] == CHANCE else ()
+        r = self.rules
+        return r.chance if r.players[len(self.path)] == CHANCE else ()
 
     def child(self, action: int) -> BallardPosition:
         r, path, v = self
@@ -190,20 +196,17 @@ class BallardPosition(_common.Position):
         return _new(BallardPosition, (r, path + (action,), v + arcs[action]))
 
     def returns(self) -> tuple[float, float]:
-        if len(self[1]) == self[0].depth:
-            v = float(self[2])
+        if len(self.path) == self.rules.depth:
+            v = float(self.arc_sum)
             return (v, -v)
         return (0.0, 0.0)
 
     def to_state(self) -> BallardState:
         """A full pyspiel state for this position (history = the path)."""
-        state = self[0].game().new_initial_state()
-        for a in self[1]:
+        state = self.rules.game().new_initial_state()
+        for a in self.path:
             state.apply_action(a)
         return state
-
-    def value_so_far(self) -> int:
-        return self[2]
 
     @classmethod
     def from_state(cls, state: pyspiel.State) -> BallardPosition:
@@ -223,8 +226,43 @@ class BallardPosition(_common.Position):
         )
 
 
-class BallardGame(pyspiel.Game):
+class BallardState(_common.PositionState):
+    """pyspiel wrapper around a BallardPosition."""
+
+    def _action_to_string(self, player, action):
+        r, path, _ = self._pos
+        kind = {0: "max", 1: "min", CHANCE: "chance"}.get(player, "?")
+        if len(path) < r.depth and 0 <= action < r.n:
+            return f"{kind} {action} (arc {r.arcs_at(path)[action]:+d})"
+        return f"{kind} {action}"
+
+    def __str__(self):
+        r, path, v = self._pos
+        kind = {0: "max", 1: "min", CHANCE: "chance", TERMINAL: "leaf"}[r.players[len(path)]]
+        return f"path={','.join(map(str, path))} value={v} node={kind}"
+
+
+class BallardObserver(_common.TensorObserver):
+    """Tensor: one-hot action per level of the path, one-hot current depth."""
+
+    def __init__(self, params, game: BallardGame):
+        n, depth = game.rules.n, game.rules.depth
+        super().__init__(params, {"path": (depth, n), "depth": (depth + 1,)})
+
+    def fill(self, pos):
+        path = pos.path
+        for j, a in enumerate(path):
+            self.dict["path"][j, a] = 1
+        self.dict["depth"][len(path)] = 1
+
+
+class BallardGame(_common.PositionGame):
     """Parameters: n, plies, order (best|random), seed, final_chance."""
+
+    position_class = BallardPosition
+    state_class = BallardState
+    observer_class = BallardObserver
+    rules: BallardRules
 
     def __init__(self, params=None):
         params = dict(params or {})
@@ -261,6 +299,7 @@ class BallardGame(pyspiel.Game):
                 max_game_length=plies,
             ),
             {"n": n, "plies": plies, "order": order, "seed": seed, "final_chance": final_chance},
+            max_chance_nodes=plies - 1 + int(final_chance),
         )
         self.rules = rules
 
@@ -268,78 +307,7 @@ class BallardGame(pyspiel.Game):
         """(L, U): the smallest and largest leaf value (player 0's view)."""
         return (self.rules.leaf_min, self.rules.leaf_max)
 
-    def new_initial_state(self):
-        return BallardState(self, BallardPosition.initial(self.rules))
-
-    def state_from_position(self, position: BallardPosition) -> BallardState:
-        if position[0] is not self.rules:
-            raise ValueError("position belongs to a different ballard_tree")
-        return BallardState(self, position)
-
-    def max_chance_nodes_in_history(self):
-        return self.rules.plies - 1 + int(self.rules.final_chance)
-
-    def make_py_observer(self, iig_obs_type=None, params=None):
-        r = self.rules
-        return _common.make_observer(
-            functools.partial(BallardObserver, n=r.n, depth=r.depth), iig_obs_type, params
-        )
-
-
-class BallardState(_common.PositionState):
-    """pyspiel wrapper around a BallardPosition."""
-
-    def _action_to_string(self, player, action):
-        r, path, _ = self._pos
-        kind = {0: "max", 1: "min", CHANCE: "chance"}.get(player, "?")
-        if len(path) < r.depth and 0 <= action < r.n:
-            return f"{kind} {action} (arc {r.arcs_at(path)[action]:+d})"
-        return f"{kind} {action}"
-
-    def __str__(self):
-        r, path, v = self._pos
-        kind = {0: "max", 1: "min", CHANCE: "chance", TERMINAL: "leaf"}[r.players[len(path)]]
-        return f"path={','.join(map(str, path))} value={v} node={kind}"
-
-
-class BallardObserver(_common.TensorObserver):
-    """Tensor: one-hot action per level of the path, one-hot current depth."""
-
-    def __init__(self, params, n, depth):
-        super().__init__(params, {"path": (depth, n), "depth": (depth + 1,)})
-
-    def fill(self, pos):
-        path = pos[1]
-        for j, a in enumerate(path):
-            self.dict["path"][j, a] = 1
-        self.dict["depth"][len(path)] = 1
-
-
-class BallardEvaluator(_common.PositionEvaluator):
-    """The arc sum so far: exact at leaves, always within [L, U]."""
-
-    position_type = BallardPosition
-    native_name = "ballard_tree"  # the C++ twin in games/native/ballard_tree.cc
-
-    def __init__(self, game):
-        if game.get_type().short_name == SHORT_NAME:
-            lo, hi = leaf_bounds(game)  # either twin
-        else:
-            lo, hi = game.min_utility(), game.max_utility()
-        self._leaf_bounds = (float(lo), float(hi))
-        # ``bounds`` must hold for both players: player 1 gets [-U, -L].
-        super().__init__((min(lo, -hi), max(hi, -lo)))
-
-    def player_bounds(self, player: int) -> tuple[float, float]:
-        """Ballard's exact (L, U) for player 0, (-U, -L) for player 1."""
-        lo, hi = self._leaf_bounds
-        return (lo, hi) if player == 0 else (-hi, -lo)
-
-    def value(self, pos):
-        return float(pos[2])
-
 
 PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, BallardGame)
-register_evaluator(SHORT_NAME, BallardEvaluator)
 # MCMS seeds its draws with the position's canonical text, on either twin.
 register_sampling_key(SHORT_NAME, BallardPosition.from_state)

@@ -11,10 +11,10 @@ empty square ends the game, so every chance node has an empty square.
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import pyspiel
 
-from bots.evaluators.registry import register_evaluator
 from bots.keys import register_sampling_key
 from games import _common
 from games._common import CHANCE, TERMINAL
@@ -22,7 +22,8 @@ from games._common import CHANCE, TERMINAL
 SHORT_NAME = "chance_tic_tac_toe"
 NO_BLOCK = 9
 _FULL = 0x1FF
-_LINES = tuple(
+# The eight three-in-a-row masks.
+LINES = tuple(
     sum(1 << c for c in line)
     for line in (
         (0, 1, 2),
@@ -35,7 +36,7 @@ _LINES = tuple(
         (2, 4, 6),
     )
 )
-_WINS = tuple(tuple(m for m in _LINES if m >> c & 1) for c in range(9))
+_WINS = tuple(tuple(m for m in LINES if m >> c & 1) for c in range(9))
 # Tables indexed by the mask of empty squares.
 _LEGAL = tuple(tuple(c for c in range(9) if e >> c & 1) for e in range(512))
 _OUTCOMES = tuple(
@@ -43,8 +44,7 @@ _OUTCOMES = tuple(
     for cells in _LEGAL
 )
 _OUTCOME_ACTIONS = tuple(tuple(a for a, _ in out) for out in _OUTCOMES)
-_RETURNS = {1: (1.0, -1.0), -1: (-1.0, 1.0), 0: (0.0, 0.0)}
-# Status line of str(state) -> (cp, nxt) (status_string's inverse).
+# Status line of str(state) -> (player, detail) (status_string's inverse).
 _STATUS = {
     "x won": (TERMINAL, 1),
     "o won": (TERMINAL, -1),
@@ -55,7 +55,6 @@ _STATUS = {
     "o to move": (1, 0),
 }
 _MASK_OF = {"x": 0, "o": 1, "#": 2}
-_ZERO = (0.0, 0.0)
 
 _GAME_TYPE = _common.two_player_chance_game_type(
     SHORT_NAME, "Tic-tac-toe with random blocked squares", {}
@@ -64,27 +63,33 @@ _GAME_TYPE = _common.two_player_chance_game_type(
 _new = tuple.__new__
 
 
-class ChanceTTTPosition(_common.Position):
-    """(x, o, blocked, cp, nxt): bitmasks of cells 0..8 (row*3+col).
+class _ChanceTTTFields(NamedTuple):
+    x_stones: int  # bitmask of x's (player 0's) cells, bit row*3+col
+    o_stones: int
+    blocked: int
+    player: int  # 0 or 1 to move, CHANCE or TERMINAL
+    detail: int  # the next player or the result: see ChanceTTTPosition
 
-    cp in {0, 1}: decision node. cp == -1: chance node, nxt = player to move
-    after it. cp == -4: terminal, nxt = result for player 0.
+
+class ChanceTTTPosition(_common.PlayerDetailPosition, _ChanceTTTFields):
+    """A chance tic-tac-toe position; ``detail`` depends on ``player``.
+
+    player in {0, 1}: decision node (``detail`` is 0).
+    player == CHANCE: ``next_player`` = the player to move after the chance node.
+    player == TERMINAL: ``result`` = result for player 0 (+1, -1 or 0).
     """
 
     __slots__ = ()
 
-    @staticmethod
-    def initial() -> ChanceTTTPosition:
-        return _new(ChanceTTTPosition, (0, 0, 0, 0, 0))
+    @property
+    def next_player(self) -> int:
+        """At a chance node: the player to move after it."""
+        return self.detail
 
-    def is_terminal(self) -> bool:
-        return self[3] == TERMINAL
-
-    def is_chance_node(self) -> bool:
-        return self[3] == CHANCE
-
-    def current_player(self) -> int:
-        return self[3]
+    @classmethod
+    def initial(cls, rules: None = None) -> ChanceTTTPosition:
+        """The empty board, x to move (the game has no rules table)."""
+        return _new(cls, (0, 0, 0, 0, 0))
 
     def legal_actions(self) -> tuple[int, ...]:
         x, o, b, cp, _ = self
@@ -99,14 +104,14 @@ class ChanceTTTPosition(_common.Position):
         return _OUTCOMES[_FULL & ~(x | o | b)] if cp == CHANCE else ()
 
     def child(self, action: int) -> ChanceTTTPosition:
-        x, o, b, cp, nxt = self
+        x, o, b, cp, next_player = self
         if cp == CHANCE:
             if action == NO_BLOCK:
-                return _new(ChanceTTTPosition, (x, o, b, nxt, 0))
+                return _new(ChanceTTTPosition, (x, o, b, next_player, 0))
             b |= 1 << action
             if x | o | b == _FULL:
                 return _new(ChanceTTTPosition, (x, o, b, TERMINAL, 0))
-            return _new(ChanceTTTPosition, (x, o, b, nxt, 0))
+            return _new(ChanceTTTPosition, (x, o, b, next_player, 0))
         if cp == 0:
             x |= 1 << action
             for m in _WINS[action]:
@@ -121,15 +126,12 @@ class ChanceTTTPosition(_common.Position):
             return _new(ChanceTTTPosition, (x, o, b, TERMINAL, 0))
         return _new(ChanceTTTPosition, (x, o, b, CHANCE, 1 - cp))
 
-    def returns(self) -> tuple[float, float]:
-        return _RETURNS[self[4]] if self[3] == TERMINAL else _ZERO
-
     def to_state(self) -> ChanceTTTState:
         """A full pyspiel state for this position (its history is empty)."""
         return _game().state_from_position(self)
 
     def board_string(self) -> str:
-        x, o, b = self[0], self[1], self[2]
+        x, o, b = self.x_stones, self.o_stones, self.blocked
 
         def cell(c):
             return "x" if x >> c & 1 else "o" if o >> c & 1 else "#" if b >> c & 1 else "."
@@ -137,11 +139,11 @@ class ChanceTTTPosition(_common.Position):
         return "\n".join("".join(cell(3 * r + c) for c in range(3)) for r in range(3))
 
     def status_string(self) -> str:
-        cp, nxt = self[3], self[4]
+        cp = self.player
         if cp == TERMINAL:
-            return {1: "x won", -1: "o won", 0: "draw"}[nxt]
+            return {1: "x won", -1: "o won", 0: "draw"}[self.result]
         if cp == CHANCE:
-            return f"chance (block?), then {'xo'[nxt]} to move"
+            return f"chance (block?), then {'xo'[self.next_player]} to move"
         return f"{'xo'[cp]} to move"
 
     @classmethod
@@ -162,11 +164,11 @@ class ChanceTTTPosition(_common.Position):
             plane = _MASK_OF.get(ch)
             if plane is not None:
                 masks[plane] |= 1 << i
-        cp, nxt = _STATUS[status]
-        return _new(cls, (masks[0], masks[1], masks[2], cp, nxt))
+        cp, detail = _STATUS[status]
+        return _new(cls, (masks[0], masks[1], masks[2], cp, detail))
 
     @classmethod
-    def from_board(cls, board: str, cp: int, nxt: int = 0) -> ChanceTTTPosition:
+    def from_board(cls, board: str, cp: int, detail: int = 0) -> ChanceTTTPosition:
         """Builds a position from 3 rows of x, o, # (blocked), . (tests).
 
         Terminal status is *not* recomputed: pass a non-terminal board.
@@ -180,47 +182,13 @@ class ChanceTTTPosition(_common.Position):
                 masks[ch] |= 1 << i
             elif ch != ".":
                 raise ValueError(f"bad cell {ch!r}; use x, o, # or .")
-        return _new(cls, (masks["x"], masks["o"], masks["#"], cp, nxt))
+        return _new(cls, (masks["x"], masks["o"], masks["#"], cp, detail))
 
 
 @functools.cache
 def _game() -> ChanceTTTGame:
     # The Python game (the registry's may be the C++ twin): positions' to_state().
     return ChanceTTTGame()
-
-
-class ChanceTTTGame(pyspiel.Game):
-    """Tic-tac-toe with random blocked squares (no parameters)."""
-
-    def __init__(self, params=None):
-        _common.check_known(dict(params or {}), {}, SHORT_NAME)
-        super().__init__(
-            _GAME_TYPE,
-            pyspiel.GameInfo(
-                num_distinct_actions=9,
-                max_chance_outcomes=10,
-                num_players=2,
-                min_utility=-1.0,
-                max_utility=1.0,
-                utility_sum=0.0,
-                max_game_length=9,
-            ),
-            {},
-        )
-
-    def new_initial_state(self):
-        return ChanceTTTState(self, ChanceTTTPosition.initial())
-
-    def state_from_position(self, position) -> ChanceTTTState:
-        if not isinstance(position, ChanceTTTPosition):
-            raise ValueError("expected a ChanceTTTPosition")
-        return ChanceTTTState(self, position)
-
-    def max_chance_nodes_in_history(self):
-        return 8
-
-    def make_py_observer(self, iig_obs_type=None, params=None):
-        return _common.make_observer(ChanceTTTObserver, iig_obs_type, params)
 
 
 class ChanceTTTState(_common.PositionState):
@@ -242,11 +210,12 @@ class ChanceTTTState(_common.PositionState):
 class ChanceTTTObserver(_common.TensorObserver):
     """Tensor: planes (empty, x, o, blocked), player to move next, chance."""
 
-    def __init__(self, params):
+    def __init__(self, params, game: ChanceTTTGame):
+        del game  # one board size
         super().__init__(params, {"board": (4, 3, 3), "player": (2,), "chance": (1,)})
 
     def fill(self, pos):
-        x, o, b, cp, nxt = pos
+        x, o, b, cp, next_player = pos
         board = self.dict["board"]
         for c in range(9):
             plane = 1 if x >> c & 1 else 2 if o >> c & 1 else 3 if b >> c & 1 else 0
@@ -254,42 +223,36 @@ class ChanceTTTObserver(_common.TensorObserver):
         if cp >= 0:
             self.dict["player"][cp] = 1
         elif cp == CHANCE:
-            self.dict["player"][nxt] = 1
+            self.dict["player"][next_player] = 1
             self.dict["chance"][0] = 1
 
 
-class ChanceTTTEvaluator(_common.PositionEvaluator):
-    """Lines still open (no opponent stone, no block), weighted by stones.
+class ChanceTTTGame(_common.PositionGame):
+    """Tic-tac-toe with random blocked squares (no parameters)."""
 
-    One stone in an open line scores 1/9, two stones 1/3 (x plus, o minus);
-    the sum is squashed into [-0.99, 0.99].
-    """
+    position_class = ChanceTTTPosition
+    state_class = ChanceTTTState
+    observer_class = ChanceTTTObserver
+    win_lines = LINES  # for evaluators, which see the game, not this module
 
-    position_type = ChanceTTTPosition
-    native_name = "chance_tic_tac_toe"  # the C++ twin in games/native/chance_tic_tac_toe.cc
-    _W = (0.0, 1.0 / 9.0, 1.0 / 3.0, 1.0)
-
-    def __init__(self, game=None):
-        del game
-        super().__init__((-1.0, 1.0))
-
-    def value(self, pos):
-        x, o, b = pos[0], pos[1], pos[2]
-        w = self._W
-        s = 0.0
-        for m in _LINES:
-            if b & m:
-                continue
-            a, c = x & m, o & m
-            if a:
-                if not c:
-                    s += w[a.bit_count()]
-            elif c:
-                s -= w[c.bit_count()]
-        return _common.squash(s)
+    def __init__(self, params=None):
+        _common.check_known(dict(params or {}), {}, SHORT_NAME)
+        super().__init__(
+            _GAME_TYPE,
+            pyspiel.GameInfo(
+                num_distinct_actions=9,
+                max_chance_outcomes=10,
+                num_players=2,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=0.0,
+                max_game_length=9,
+            ),
+            {},
+            max_chance_nodes=8,  # one after each move but the last
+        )
 
 
 PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, ChanceTTTGame)
-register_evaluator(SHORT_NAME, ChanceTTTEvaluator)
 # MCMS seeds its draws with the position's canonical text, on either twin.
 register_sampling_key(SHORT_NAME, ChanceTTTPosition.from_state)

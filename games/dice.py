@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import NamedTuple
 
 import pyspiel
 
-from bots.evaluators.registry import register_evaluator
 from bots.keys import register_sampling_key
 from games import _common
 from games._common import CHANCE, TERMINAL
@@ -132,7 +132,6 @@ def dice_rules(n: int, k: int) -> DiceRules:
     return DiceRules(n, k)
 
 
-_WIN = {0: (1.0, -1.0), 1: (-1.0, 1.0)}
 # Status line of str(state) -> (cp, x) for chance nodes and terminals.
 _STATUS = {
     "x won": (TERMINAL, 1),
@@ -141,46 +140,53 @@ _STATUS = {
     "x to roll a column": (CHANCE, 0),
     "o to roll a row": (CHANCE, 1),
 }
-_RETURNS = {1: (1.0, -1.0), -1: (-1.0, 1.0), 0: (0.0, 0.0)}
-_ZERO = (0.0, 0.0)
 
 
-class DicePosition(_common.Position):
-    """(rules, b0, b1, cp, x): stones of x and o as bitmasks, cp the player.
+class _DiceFields(NamedTuple):
+    rules: DiceRules
+    x_stones: int  # bitmask of x's (player 0's) cells, bit row*n+col
+    o_stones: int
+    player: int  # 0 or 1 to move, CHANCE or TERMINAL
+    detail: int  # the line, the roller or the result: see DicePosition
 
-    cp in {0, 1}: decision node, x = index of the selected line.
-    cp == -1 (chance): x = the player about to roll.
-    cp == -4 (terminal): x = result for player 0 (+1, -1 or 0).
+
+class DicePosition(_common.PlayerDetailPosition, _DiceFields):
+    """A Dice position; ``detail`` depends on ``player``, read it by its meaning.
+
+    player in {0, 1}: decision node, ``line`` = index of the rolled line.
+    player == CHANCE: ``roller`` = the player about to roll.
+    player == TERMINAL: ``result`` = result for player 0 (+1, -1 or 0).
     """
 
     __slots__ = ()
 
-    @staticmethod
-    def initial(rules: DiceRules) -> DicePosition:
-        return _new(DicePosition, (rules, 0, 0, CHANCE, 0))
+    @property
+    def line(self) -> int:
+        """The rolled column (x) or row (o) the player to move places on."""
+        return self.detail
 
-    def is_terminal(self) -> bool:
-        return self[3] == TERMINAL
+    @property
+    def roller(self) -> int:
+        """At a chance node: the player whose line is rolled."""
+        return self.detail
 
-    def is_chance_node(self) -> bool:
-        return self[3] == CHANCE
-
-    def current_player(self) -> int:
-        return self[3]
+    @classmethod
+    def initial(cls, rules: DiceRules) -> DicePosition:
+        return _new(cls, (rules, 0, 0, CHANCE, 0))
 
     def legal_actions(self) -> tuple[int, ...]:
-        r, b0, b1, cp, x = self
+        r, b0, b1, cp, line = self
         if cp >= 0:
-            return r.line_legal[cp][x][(b0 | b1) & r.line_mask[cp][x]]
+            return r.line_legal[cp][line][(b0 | b1) & r.line_mask[cp][line]]
         return r.actions if cp == CHANCE else ()
 
     def chance_outcomes(self) -> tuple[tuple[int, float], ...]:
-        return self[0].chance if self[3] == CHANCE else ()
+        return self.rules.chance if self.player == CHANCE else ()
 
     def child(self, action: int) -> DicePosition:
-        r, b0, b1, cp, x = self
+        r, b0, b1, cp, roller = self
         if cp == CHANCE:
-            return _new(DicePosition, (r, b0, b1, x, action))
+            return _new(DicePosition, (r, b0, b1, roller, action))
         if action == r.pass_action:
             return _new(DicePosition, (r, b0, b1, CHANCE, 1 - cp))
         if cp == 0:
@@ -197,17 +203,14 @@ class DicePosition(_common.Position):
             return _new(DicePosition, (r, b0, b1, TERMINAL, 0))
         return _new(DicePosition, (r, b0, b1, CHANCE, 1 - cp))
 
-    def returns(self) -> tuple[float, float]:
-        return _RETURNS[self[4]] if self[3] == TERMINAL else _ZERO
-
     def to_state(self) -> DiceState:
         """A full pyspiel state for this position (its history is empty)."""
-        return self[0].game().state_from_position(self)
+        return self.rules.game().state_from_position(self)
 
     # Helpers for humans and observers (not used by the search).
     def board_string(self) -> str:
-        r, b0, b1 = self[0], self[1], self[2]
-        n = r.n
+        b0, b1 = self.x_stones, self.o_stones
+        n = self.rules.n
         rows = []
         for i in range(n):
             rows.append(
@@ -219,12 +222,12 @@ class DicePosition(_common.Position):
         return "\n".join(rows)
 
     def status_string(self) -> str:
-        cp, x = self[3], self[4]
+        cp = self.player
         if cp == TERMINAL:
-            return {1: "x won", -1: "o won", 0: "draw"}[x]
+            return {1: "x won", -1: "o won", 0: "draw"}[self.result]
         if cp == CHANCE:
-            return f"{'xo'[x]} to roll a {'column' if x == 0 else 'row'}"
-        return f"{'xo'[cp]} to move on {'column' if cp == 0 else 'row'} {x}"
+            return f"{'xo'[self.roller]} to roll a {'column' if self.roller == 0 else 'row'}"
+        return f"{'xo'[cp]} to move on {'column' if cp == 0 else 'row'} {self.line}"
 
     @classmethod
     def from_state(cls, state: pyspiel.State) -> DicePosition:
@@ -241,24 +244,16 @@ class DicePosition(_common.Position):
     def from_string(cls, rules: DiceRules, text: str) -> DicePosition:
         """Inverse of ``f"{board_string()}\n{status_string()}"`` (str of a state)."""
         *rows, status = text.split("\n")
-        n = rules.n
-        b0 = b1 = 0
-        for i, row in enumerate(rows):
-            for j, ch in enumerate(row):
-                if ch == "x":
-                    b0 |= 1 << (i * n + j)
-                elif ch == "o":
-                    b1 |= 1 << (i * n + j)
         known = _STATUS.get(status)
         if known is not None:
-            cp, x = known
+            cp, detail = known
         else:  # "x to move on column 3", "o to move on row 0"
             words = status.split()
-            cp, x = (0 if words[0] == "x" else 1), int(words[-1])
-        return _new(cls, (rules, b0, b1, cp, x))
+            cp, detail = (0 if words[0] == "x" else 1), int(words[-1])
+        return _new(cls, (rules, *_stones(rows, rules.n), cp, detail))
 
     @classmethod
-    def from_board(cls, rules: DiceRules, board: str, cp: int, x: int) -> DicePosition:
+    def from_board(cls, rules: DiceRules, board: str, cp: int, detail: int) -> DicePosition:
         """Builds a position from rows of 'x', 'o', '.' (tests, analysis).
 
         Terminal status is *not* recomputed: pass a non-terminal board.
@@ -267,20 +262,72 @@ class DicePosition(_common.Position):
         n = rules.n
         if len(rows) != n or any(len(row) != n for row in rows):
             raise ValueError(f"board must have {n} rows of {n} cells")
-        b0 = b1 = 0
-        for i, row in enumerate(rows):
-            for j, ch in enumerate(row):
-                if ch == "x":
-                    b0 |= 1 << (i * n + j)
-                elif ch == "o":
-                    b1 |= 1 << (i * n + j)
-                elif ch != ".":
-                    raise ValueError(f"bad cell {ch!r}; use x, o or .")
-        return _new(cls, (rules, b0, b1, cp, x))
+        bad = [ch for ch in "".join(rows) if ch not in "xo."]
+        if bad:
+            raise ValueError(f"bad cell {bad[0]!r}; use x, o or .")
+        return _new(cls, (rules, *_stones(rows, n), cp, detail))
 
 
-class DiceGame(pyspiel.Game):
+def _stones(rows: list[str], n: int) -> tuple[int, int]:
+    """The bitmasks of x's and o's stones on rows of 'x', 'o' and '.'."""
+    b0 = b1 = 0
+    for i, row in enumerate(rows):
+        for j, ch in enumerate(row):
+            if ch == "x":
+                b0 |= 1 << (i * n + j)
+            elif ch == "o":
+                b1 |= 1 << (i * n + j)
+    return b0, b1
+
+
+class DiceState(_common.PositionState):
+    """pyspiel wrapper around a DicePosition."""
+
+    _pos: DicePosition
+
+    def _action_to_string(self, player, action):
+        r = self._pos.rules
+        if player == CHANCE:
+            # The roller is stored in the position only before the roll.
+            roller = self._pos.roller if self._pos.player == CHANCE else None
+            kind = {0: "column", 1: "row", None: "line"}[roller]
+            return f"roll {kind} {action}"
+        if action == r.pass_action:
+            return f"{'xo'[player]} pass"
+        return f"{'xo'[player]}({action // r.n},{action % r.n})"
+
+    def __str__(self):
+        return f"{self._pos.board_string()}\n{self._pos.status_string()}"
+
+
+class DiceObserver(_common.TensorObserver):
+    """Tensor: board planes (empty, x, o), player to move/roll, chosen line."""
+
+    def __init__(self, params, game: DiceGame):
+        n = self._n = game.rules.n
+        super().__init__(params, {"board": (3, n, n), "player": (2,), "line": (n,)})
+
+    def fill(self, pos):
+        _, b0, b1, cp, detail = pos
+        n = self._n
+        board = self.dict["board"]
+        for c in range(n * n):
+            i, j = divmod(c, n)
+            board[1 if b0 >> c & 1 else 2 if b1 >> c & 1 else 0, i, j] = 1
+        if cp >= 0:
+            self.dict["player"][cp] = 1
+            self.dict["line"][detail] = 1  # the rolled line
+        elif cp == CHANCE:
+            self.dict["player"][detail] = 1  # the roller
+
+
+class DiceGame(_common.PositionGame):
     """Hauk's Dice game; parameters n (board size) and k (stones in a row)."""
+
+    position_class = DicePosition
+    state_class = DiceState
+    observer_class = DiceObserver
+    rules: DiceRules
 
     def __init__(self, params=None):
         params = dict(params or {})
@@ -303,114 +350,11 @@ class DiceGame(pyspiel.Game):
                 max_game_length=length,
             ),
             {"n": n, "k": k},
+            max_chance_nodes=length,
         )
         self.rules = dice_rules(n, k)
-        self._max_length = length
-
-    def new_initial_state(self):
-        return DiceState(self, DicePosition.initial(self.rules))
-
-    def state_from_position(self, position: DicePosition) -> DiceState:
-        if position[0] is not self.rules:
-            raise ValueError("position belongs to a different dice game")
-        return DiceState(self, position)
-
-    def max_chance_nodes_in_history(self):
-        return self._max_length
-
-    def make_py_observer(self, iig_obs_type=None, params=None):
-        n = self.rules.n
-        return _common.make_observer(functools.partial(DiceObserver, n=n), iig_obs_type, params)
-
-
-class DiceState(_common.PositionState):
-    """pyspiel wrapper around a DicePosition."""
-
-    _pos: DicePosition
-
-    def _action_to_string(self, player, action):
-        r = self._pos[0]
-        if player == CHANCE:
-            # The roller is stored in the position only before the roll.
-            roller = self._pos[4] if self._pos[3] == CHANCE else None
-            kind = {0: "column", 1: "row", None: "line"}[roller]
-            return f"roll {kind} {action}"
-        if action == r.pass_action:
-            return f"{'xo'[player]} pass"
-        return f"{'xo'[player]}({action // r.n},{action % r.n})"
-
-    def __str__(self):
-        return f"{self._pos.board_string()}\n{self._pos.status_string()}"
-
-
-class DiceObserver(_common.TensorObserver):
-    """Tensor: board planes (empty, x, o), player to move/roll, chosen line."""
-
-    def __init__(self, params, n):
-        super().__init__(params, {"board": (3, n, n), "player": (2,), "line": (n,)})
-        self._n = n
-
-    def fill(self, pos):
-        _, b0, b1, cp, x = pos
-        n = self._n
-        board = self.dict["board"]
-        for c in range(n * n):
-            i, j = divmod(c, n)
-            board[1 if b0 >> c & 1 else 2 if b1 >> c & 1 else 0, i, j] = 1
-        if cp >= 0:
-            self.dict["player"][cp] = 1
-            self.dict["line"][x] = 1
-        elif cp == CHANCE:
-            self.dict["player"][x] = 1
-
-
-class DiceEvaluator(_common.PositionEvaluator):
-    """Open k-windows weighted by stones, squashed with tanh into (-1, 1).
-
-    A window holding only x stones scores +3^(s-1) for s stones (only o:
-    minus); the sum is divided by 3^(k-1) so one window one stone short of a
-    win is worth about tanh(1/3). Cached per board (bounded cache).
-    """
-
-    position_type = DicePosition
-    native_name = "dice"  # the C++ twin in games/native/dice.cc
-
-    def __init__(self, game):
-        super().__init__((-1.0, 1.0))
-        r = (
-            game.rules
-            if isinstance(game, DiceGame)
-            else dice_rules(int(game.get_parameters()["n"]), int(game.get_parameters()["k"]))
-        )
-        self._windows = r.windows
-        self._weights = tuple(
-            0.0 if s == 0 else 3.0 ** (s - 1) / 3.0 ** (r.k - 1) for s in range(r.k + 1)
-        )
-        self._cache: dict[tuple[int, int], float] = {}
-
-    def value(self, pos):
-        key = (pos[1], pos[2])
-        v = self._cache.get(key)
-        if v is None:
-            b0, b1 = key
-            w = self._weights
-            s = 0.0
-            for m in self._windows:
-                a = b0 & m
-                b = b1 & m
-                if a:
-                    if not b:
-                        s += w[a.bit_count()]
-                elif b:
-                    s -= w[b.bit_count()]
-            v = _common.squash(s)
-            if len(self._cache) > 1_000_000:
-                self._cache.clear()
-            self._cache[key] = v
-        return v
 
 
 PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, DiceGame)
-register_evaluator(SHORT_NAME, DiceEvaluator)
 # MCMS seeds its draws with the position's canonical text, on either twin.
 register_sampling_key(SHORT_NAME, DicePosition.from_state)

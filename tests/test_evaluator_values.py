@@ -13,7 +13,7 @@ import pyspiel
 import pytest
 from evaluator_golden import GOLDEN, golden_states
 
-import games  # noqa: F401 - registers the custom games and their evaluators
+import games  # noqa: F401 - registers the custom games
 from bots.evaluators import make_evaluator
 
 # Rollouts over long games are too slow to record; their golden entries omit them.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+import warnings
 
 import numpy as np
 import pyspiel
@@ -337,9 +338,36 @@ def test_midpoint_fallback():
 
 def test_fallback_when_heuristic_rejects_parameters():
     game = pyspiel.load_game("pig", {"players": 3})
-    assert isinstance(ev.default_evaluator(game), ev.MidpointEvaluator)
+    with pytest.warns(ev.EvaluatorFallbackWarning) as caught:
+        assert isinstance(ev.default_evaluator(game), ev.MidpointEvaluator)
+    # The warning names the game, the heuristic, its reason and the replacement.
+    (message,) = [str(w.message) for w in caught]
+    for words in ("pig(players=3)", "PigEvaluator", "supports 2 players, got 3", "midpoint"):
+        assert words in message
     with pytest.raises(ValueError, match="2 players"):
         ev.make_evaluator("pig", game)
+
+
+def test_fallback_warns_once_per_game_under_the_default_filter():
+    three, four = pyspiel.load_game("pig(players=3)"), pyspiel.load_game("pig(players=4)")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        for _ in range(3):
+            for game in (three, four):
+                ev.make_evaluator(None, game)
+    assert sorted(str(w.message).split(":")[0] for w in caught) == [
+        "pig(players=3)",
+        "pig(players=4)",
+    ]
+
+
+def test_no_fallback_warning_where_the_heuristic_accepts_the_game():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert isinstance(ev.default_evaluator(pyspiel.load_game("pig")), ev.PigEvaluator)
+        assert isinstance(
+            ev.default_evaluator(pyspiel.load_game("tic_tac_toe")), ev.MidpointEvaluator
+        )
 
 
 def test_rollout_evaluator_is_a_pure_function_of_the_state():
@@ -472,7 +500,7 @@ def test_register_evaluator_rejects_bad_input(name, factory, match):
 
 
 def test_custom_games_register_into_the_one_registry():
-    import games  # noqa: F401 - registers the custom games and their evaluators
+    import games  # noqa: F401 - registers the custom games (their C++ twins where built)
 
     for name in ("dice", "ballard_tree", "chance_tic_tac_toe"):
         evaluator = ev.default_evaluator(pyspiel.load_game(name))

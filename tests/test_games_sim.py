@@ -238,7 +238,7 @@ def test_illegal_action_is_refused(impl):
 
 
 @pytest.mark.parametrize("spec", SPECS)
-def test_games_register_their_evaluators(spec):
+def test_custom_game_evaluators_agree_on_either_twin(spec):
     game = games.python_game(spec)
     registered = pyspiel.load_game(spec)
     name = game.get_type().short_name
@@ -277,7 +277,8 @@ def test_evaluator_prefers_the_better_side():
     pos = games.dice.DicePosition.from_board(rules, "xxx.. ..... ..... ..o.. .....", -1, 1)
     assert ev.evaluate(pos)[0] > 0
     ttt = games.chance_tic_tac_toe.ChanceTTTPosition.from_board("o.. .o. ...", 0)
-    assert EVALUATORS["chance_tic_tac_toe"](None).evaluate(ttt)[0] < 0
+    ttt_game = games.python_game("chance_tic_tac_toe")
+    assert EVALUATORS["chance_tic_tac_toe"](ttt_game).evaluate(ttt)[0] < 0
 
 
 def test_measure_speed_reports_each_game_against_the_reference():

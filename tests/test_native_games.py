@@ -17,6 +17,7 @@ import pytest
 
 import games
 from bots import native_engine
+from bots.evaluators import BallardEvaluator, ChanceTTTEvaluator, DiceEvaluator
 from bots.keys import KEY_FUNCTIONS, SAMPLING_KEY_FUNCTIONS, custom_game_key
 from bots.mcms import canonical_text
 from games import ballard_tree, chance_tic_tac_toe, dice
@@ -28,9 +29,9 @@ PYTHON_GAMES = {
     "ballard_tree": ballard_tree.BallardGame,
 }
 EVALUATORS = {
-    "dice": dice.DiceEvaluator,
-    "chance_tic_tac_toe": chance_tic_tac_toe.ChanceTTTEvaluator,
-    "ballard_tree": ballard_tree.BallardEvaluator,
+    "dice": DiceEvaluator,
+    "chance_tic_tac_toe": ChanceTTTEvaluator,
+    "ballard_tree": BallardEvaluator,
 }
 
 DICE_PARAMS = [{"n": n, "k": k} for n in range(3, 8) for k in range(3, 6) if k <= n]

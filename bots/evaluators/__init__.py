@@ -4,11 +4,13 @@
     the optional `bounds`, `player_bounds`, `player_value`,
     `accepts_positions`), the `Evaluator` base class, `evaluator_bounds`.
   * `registry`: `EVALUATORS` (game short name -> factory `game -> evaluator`),
-    `register_evaluator`, `default_evaluator`, `make_evaluator`.
+    `register_evaluator`, `default_evaluator` (warns with
+    `EvaluatorFallbackWarning` when it falls back), `make_evaluator`.
   * `fallbacks`: `MidpointEvaluator` ("zero") and `RolloutEvaluator` ("rollout").
   * One module per game heuristic: backgammon, pig, einstein (einstein_wurfelt_nicht),
-    game_2048, yacht, maedn (2 players), catch, banqi. The custom games in
-    `games/` register theirs from their own modules.
+    game_2048, yacht, maedn (2 players), catch, banqi, and the custom games of
+    `games/`: dice, chance_tic_tac_toe, ballard_tree, on the base class in
+    `positions` (they read the games' fast-path positions).
 
 Heuristics are called at every leaf of searches visiting 10^5-10^6 nodes, so
 each reads the cheapest accessor its game offers (a pybind accessor, the
@@ -27,16 +29,21 @@ from bots.evaluators.api import (
     game_value_bounds,
 )
 from bots.evaluators.backgammon import BackgammonEvaluator
+from bots.evaluators.ballard_tree import BallardEvaluator
 from bots.evaluators.banqi import BanqiEvaluator
 from bots.evaluators.catch import CatchEvaluator
+from bots.evaluators.chance_tic_tac_toe import ChanceTTTEvaluator
+from bots.evaluators.dice import DiceEvaluator
 from bots.evaluators.einstein import EinsteinEvaluator
 from bots.evaluators.fallbacks import MidpointEvaluator, RolloutEvaluator
 from bots.evaluators.game_2048 import Game2048Evaluator
 from bots.evaluators.maedn import MaednEvaluator
 from bots.evaluators.pig import PigEvaluator
+from bots.evaluators.positions import PositionEvaluator
 from bots.evaluators.registry import (
     EVALUATORS,
     EvaluatorFactory,
+    EvaluatorFallbackWarning,
     default_evaluator,
     make_evaluator,
     register_evaluator,
@@ -48,6 +55,8 @@ __all__ = [
     "Evaluator",
     "EvaluatorLike",
     "EvaluatorFactory",
+    "EvaluatorFallbackWarning",
+    "PositionEvaluator",
     "MidpointEvaluator",
     "RolloutEvaluator",
     "BackgammonEvaluator",
@@ -58,6 +67,9 @@ __all__ = [
     "MaednEvaluator",
     "CatchEvaluator",
     "BanqiEvaluator",
+    "DiceEvaluator",
+    "ChanceTTTEvaluator",
+    "BallardEvaluator",
     "EVALUATORS",
     "register_evaluator",
     "game_value_bounds",

@@ -1,15 +1,15 @@
 """The one evaluator registry: game short name -> factory, and construction from a spec.
 
-Built-in heuristics register here when `bots.evaluators` is imported; the custom
-games in `games/` register theirs when their module is imported (which is also
-what registers the game with pyspiel, so a game that can be loaded always has
-its evaluator registered). The dependency points one way, games -> bots: this
-package never imports `games`, so importing either one never cycles.
+Every heuristic, the custom games' of `games/` included, registers here from
+its module in `bots/evaluators/` when `bots.evaluators` is imported, so a game
+has its evaluator whichever of its twins (C++ or Python) is loaded and whether
+or not `games` was imported. Games know nothing of their evaluators.
 """
 
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -61,19 +61,33 @@ def _qualified(factory: EvaluatorFactory) -> str:
     return f"{getattr(factory, '__module__', '?')}.{getattr(factory, '__qualname__', factory)}"
 
 
+class EvaluatorFallbackWarning(UserWarning):
+    """A game's registered heuristic refused it; its search uses the midpoint evaluator."""
+
+
 def default_evaluator(game: pyspiel.Game) -> Any:
     """The game's registered heuristic, else the midpoint fallback.
 
-    A registered factory that rejects the game's parameters with a
-    ValueError (e.g. 3-player pig) also falls back to `MidpointEvaluator`.
+    A registered factory that rejects the game's parameters with a ValueError
+    (e.g. 3-player pig) also falls back to `MidpointEvaluator`, with an
+    `EvaluatorFallbackWarning` that says why (shown once per game and
+    heuristic under Python's default warning filter). The native engine's
+    default (bots/native/bot.cc) falls back the same way, so both engines keep
+    searching with the same evaluator.
     """
     factory = EVALUATORS.get(short_name(game))
-    if factory is not None:
-        try:
-            return factory(game)
-        except ValueError:
-            return MidpointEvaluator(game)
-    return MidpointEvaluator(game)
+    if factory is None:
+        return MidpointEvaluator(game)
+    try:
+        return factory(game)
+    except ValueError as refusal:
+        warnings.warn(
+            f"{game}: the heuristic {_qualified(factory)} refuses this game ({refusal}); "
+            f"searching with the midpoint evaluator ('zero') instead",
+            EvaluatorFallbackWarning,
+            stacklevel=2,
+        )
+        return MidpointEvaluator(game)
 
 
 _CALL_RE = re.compile(r"^\s*([A-Za-z0-9_]+)\s*(?:\((.*)\))?\s*$")
