@@ -18,8 +18,8 @@ from experiments.tournament.run import (
 from experiments.tournament.schedule import SCHEDULES
 
 # The main job: star2 against its unpruned twin and the two MCTS bots, at equal time per move in
-# EinStein (short games, so 120 games per pairing fit in about three minutes on two cores and
-# each score's interval is about +-0.1). docs/tournaments.md says what it found.
+# EinStein: its games are short, so 300 games per pairing fit in about three minutes on two
+# cores and each score's interval is about +-0.06. docs/tournaments.md says what it found.
 DEFAULT_GAME = "einstein_wurfelt_nicht"
 DEFAULT_BOTS = [
     "star2(time_limit=0.02)",
@@ -28,7 +28,7 @@ DEFAULT_BOTS = [
     "mcts(time_limit=0.02)",
 ]
 DEFAULT_SCHEDULE = "gauntlet"
-DEFAULT_GAMES_PER_PAIR = 120
+DEFAULT_GAMES_PER_PAIR = 300
 
 FLAGS, _define = flags.program_flags()
 _define.string("game", DEFAULT_GAME, "OpenSpiel game string, e.g. pig or 'pig(winscore=50)'.")
