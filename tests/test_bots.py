@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pyspiel
 import pytest
+from games_in_scope import GAMES_IN_SCOPE
 from node_budget import NodeBudgetSearcher
 from open_spiel.python.algorithms import evaluate_bots as python_evaluate_bots
 from plain_expectiminimax import plain_expectiminimax
@@ -26,19 +27,6 @@ from bots.search import SearchTimeout
 from bots.search_bot import SearchBot
 from bots.spec import parse_spec
 
-# Short variants of every game in scope keep whole games cheap.
-GAMES_IN_SCOPE = [
-    "backgammon(hyper_backgammon=true)",
-    "pig(winscore=20)",
-    "einstein_wurfelt_nicht",
-    "2048(max_tile=128)",
-    "yacht",
-    "maedn(players=2)",
-    "catch",
-    "banqi(max_no_progress=10)",
-    "dice(n=4,k=3)",
-    "chance_tic_tac_toe",
-]
 SEARCH_SPECS = [
     "expectiminimax(time_limit=0.01)",
     "star1(time_limit=0.01)",
