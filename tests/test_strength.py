@@ -107,7 +107,30 @@ def test_overview_cells_are_short_verdicts_with_scores():
 
 def test_lead_table_marks_the_chosen_time():
     records = plan.read_records(ROOT / "results" / "strength" / "depth_lead")
-    rows = [r for r in report.lead_table(records) if r.startswith("| einstein | star2 |")]
+    rows = [
+        r for r in report.lead_table(records).splitlines() if r.startswith("| einstein | star2 |")
+    ]
     assert len(rows) == 1 and rows[0].endswith(
         f"| {plan.LEAD_TIMES['einstein', 'star2', 'expectiminimax']:g} s |"
     )
+
+
+def test_the_command_lists_reports_and_refuses_an_unknown_study(tmp_path):
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "experiments.strength", *args, f"--out={tmp_path}"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    listed = run("--list")
+    assert listed.returncode == 0 and f"{len(plan.studies())} studies" in listed.stdout
+    reported = run("--report")
+    assert reported.returncode == 0 and reported.stdout.count("not run") >= len(plan.studies())
+    bad = run("--study=no-such-study")
+    assert bad.returncode != 0 and "unknown study 'no-such-study'" in bad.stderr

@@ -62,9 +62,9 @@ def main(argv: Sequence[str]) -> None:
             sys.exit(130)
         print(f"{s.name}: {result['verdict']}, score {result['score']:.3f}")
     if FLAGS.report:
-        print("\n".join(report.overview(out)))
+        print(report.overview(out))
         print()
-        print("\n".join(report.details(out)))
+        print(report.details(out))
     if not (FLAGS.list or FLAGS.study or FLAGS.report):
         raise app.UsageError("give --list, --study=NAME or --report")
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from experiments.common.tables import markdown_table
 from experiments.strength.plan import GAMES, LEAD_TIMES, QUESTIONS, Study, studies
 from experiments.strength.study import RESULT_FILE
 
@@ -44,68 +45,74 @@ def _interval(pair: list[float]) -> str:
     return f"[{pair[0]:.3f}, {pair[1]:.3f}]"
 
 
-def overview(out: Path) -> list[str]:
+def overview(out: Path) -> str:
     """One row per question, one column per game and time per move: verdict and score."""
     plan = studies()
     columns = [
         (g, t) for g in GAMES for t in sorted({s.time_limit for s in plan if s.game_key == g})
     ]
-    lines = [
-        "| question | " + " | ".join(f"{g} {t:g} s" for g, t in columns) + " |",
-        "|---|" + "---|" * len(columns),
-    ]
     by_key = {(s.question.name, s.game_key, s.time_limit): s for s in plan}
+    rows = []
     for q in QUESTIONS:
-        cells = []
+        cells = [f"{q.bot} v {q.opponent}"]
         for g, t in columns:
             s = by_key.get((q.name, g, t))
             cells.append("-" if s is None else _cell(load_result(out, s)))
-        lines.append(f"| {q.bot} v {q.opponent} | " + " | ".join(cells) + " |")
-    return lines
+        rows.append(cells)
+    return markdown_table(["question"] + [f"{g} {t:g} s" for g, t in columns], rows)
 
 
-def details(out: Path) -> list[str]:
+def details(out: Path) -> str:
     """Every study: its size, price, result, intervals, depths, engine, revision, time."""
-    lines = [
-        "| study | bots | s/move | planned games | est. CPU-h | played | score | Wilson 95% | pair 95% "
-        "| pentanomial | verdict | median depth | engine | revision | wall s | load |",
-        "|---|---|---:|---:|---:|---:|---:|---|---|---|---|---|---|---|---:|---|",
-    ]
+    header = [
+        "study", "bots", "s/move", "planned games", "est. CPU-h", "played", "score",
+        "Wilson 95%", "pair 95%", "pentanomial", "verdict", "median depth", "engine",
+        "revision", "wall s", "load",
+    ]  # fmt: skip
+    rows = []
     for s in studies():
         r = load_result(out, s)
-        head = (
-            f"| {s.name} | `{s.bots[0]}` v `{s.bots[1]}` | {s.time_limit:g} | {s.games} "
-            f"| {estimated_cpu_hours(s):.1f} |"
-        )
+        head = [
+            s.name,
+            f"`{s.bots[0]}` v `{s.bots[1]}`",
+            f"{s.time_limit:g}",
+            s.games,
+            f"{estimated_cpu_hours(s):.1f}",
+        ]
         if r is None:
-            lines.append(head + " 0 | | | | | not run | | | | | |")
+            rows.append(head + [0, "", "", "", "", "not run", "", "", "", "", ""])
             continue
-        depth = " / ".join("-" if d is None else f"{d:g}" for d in r["median_depth"])
-        engine = " / ".join(",".join(e) or "-" for e in r["engines"])
         loads = r["loads"]
-        load = f"{min(loads):.1f}-{max(loads):.1f}" if loads else ""
-        lines.append(
-            head + f" {r['games']} | {r['score']:.3f} | {_interval(r['wilson'])} "
-            f"| {_interval(r['pair_interval'])} | {' '.join(map(str, r['pentanomial']))} "
-            f"| {r['verdict']} | {depth} | {engine} | {','.join(r['revisions'])} "
-            f"| {r['wall_seconds']:.0f} | {load} |"
+        rows.append(
+            head
+            + [
+                r["games"],
+                f"{r['score']:.3f}",
+                _interval(r["wilson"]),
+                _interval(r["pair_interval"]),
+                " ".join(map(str, r["pentanomial"])),
+                r["verdict"],
+                " / ".join("-" if d is None else f"{d:g}" for d in r["median_depth"]),
+                " / ".join(",".join(e) or "-" for e in r["engines"]),
+                ",".join(r["revisions"]),
+                f"{r['wall_seconds']:.0f}",
+                f"{min(loads):.1f}-{max(loads):.1f}" if loads else "",
+            ]
         )
-    return lines
+    return markdown_table(header, rows, "--rrrrr-------r-")
 
 
-def lead_table(records: list[dict[str, Any]]) -> list[str]:
+def lead_table(records: list[dict[str, Any]]) -> str:
     """Mean completed depth lead of each question's bot at each time per move."""
     depths: dict[tuple[str, str, float], list[int]] = {}
     for r in records:
         if r.get("section") == "equal_time" and r.get("depth") is not None:
             depths.setdefault((r["game"], r["bot"], float(r["time_limit"])), []).append(r["depth"])
     times = sorted({t for _, _, t in depths})
-    lines = [
-        "| game | bot | over | " + " | ".join(f"lead at {t:g} s" for t in times) + " | chosen |",
-        "|---|---|---|" + "---:|" * len(times) + "---:|",
-    ]
-    pairs = sorted({(g, q.bot, q.lead_over) for q in QUESTIONS for g in q.games})
-    for game_key, bot, over in pairs:
+    rows = []
+    for game_key, bot, over in sorted(
+        {(g, q.bot, q.lead_over) for q in QUESTIONS for g in q.games}
+    ):
         cells = []
         for t in times:
             mine = depths.get((GAMES[game_key], bot, t))
@@ -116,9 +123,6 @@ def lead_table(records: list[dict[str, Any]]) -> list[str]:
                 else "-"
             )
         chosen = LEAD_TIMES.get((game_key, bot, over))
-        lines.append(
-            f"| {game_key} | {bot} | {over} | "
-            + " | ".join(cells)
-            + f" | {'-' if chosen is None else f'{chosen:g} s'} |"
-        )
-    return lines
+        rows.append([game_key, bot, over, *cells, "-" if chosen is None else f"{chosen:g} s"])
+    header = ["game", "bot", "over", *(f"lead at {t:g} s" for t in times), "chosen"]
+    return markdown_table(header, rows, "---" + "r" * (len(times) + 1))
