@@ -35,6 +35,7 @@ from experiments.common.positions import (
     sample_position,
     state_from_history,
 )
+from experiments.common.tables import markdown_table
 
 SECTIONS = ("time_to_depth", "equal_time", "ordering_bound")
 REFERENCE = "expectiminimax"
@@ -408,12 +409,18 @@ def time_to_depth_table(records: Sequence[dict[str, Any]]) -> str:
         if r.get("section") == "time_to_depth" and not r.get("error"):
             by_key[(r["game"], r["bot"])][r["index"]] = {d["depth"]: d for d in r["depths"]}
     games = sorted({game for game, _ in by_key})
-    lines = [
-        "| game | d | positions | expectiminimax CPU s at d | algorithm | CPU s at d+1 | "
-        "time(alg, d+1) / time(emm, d) | cost per node / emm's at d | "
-        "cost per node the table did not answer / emm's at d |",
-        "|---|---:|---:|---:|---|---:|---:|---:|---:|",
+    header = [
+        "game",
+        "d",
+        "positions",
+        "expectiminimax CPU s at d",
+        "algorithm",
+        "CPU s at d+1",
+        "time(alg, d+1) / time(emm, d)",
+        "cost per node / emm's at d",
+        "cost per node the table did not answer / emm's at d",
     ]
+    rows: list[list[Any]] = []
     for game in games:
         reference = by_key.get((game, REFERENCE), {})
         algorithms = sorted(bot for g, bot in by_key if g == game and bot != REFERENCE)
@@ -436,12 +443,20 @@ def time_to_depth_table(records: Sequence[dict[str, Any]]) -> str:
                 searched = _per_node(mine, searched_only=True) / _per_node(
                     theirs, searched_only=True
                 )
-                lines.append(
-                    f"| {game} | {d} | {len(both)} | {emm:.3f} | `{alg}` | {deeper:.3f} | "
-                    f"{deeper / emm if emm else math.nan:.2f} | {cost:.2f} | "
-                    f"{'-' if math.isnan(searched) else f'{searched:.2f}'} |"
+                rows.append(
+                    [
+                        game,
+                        d,
+                        len(both),
+                        f"{emm:.3f}",
+                        f"`{alg}`",
+                        f"{deeper:.3f}",
+                        f"{deeper / emm if emm else math.nan:.2f}",
+                        f"{cost:.2f}",
+                        "-" if math.isnan(searched) else f"{searched:.2f}",
+                    ]
                 )
-    return "\n".join(lines) + "\n"
+    return markdown_table(header, rows, "-rrr-rrrr") + "\n"
 
 
 def _per_node(rows: Sequence[dict[str, Any]], searched_only: bool = False) -> float:
@@ -481,12 +496,19 @@ def equal_time_table(
     for r in records:
         if r.get("section") == "equal_time" and not r.get("error"):
             groups[(r["game"], r["time_limit"])][r["bot"]][r["index"]] = r
-    header = "".join(f" deeper / shallower than {other} |" for other in versus)
-    lines = [
-        "| game | s/move | bot | positions | proved | depth mean ± s.e. | median |"
-        f"{header} nodes per move | worst move s |",
-        "|---|---:|---|---:|---:|---|---:|" + "---|" * len(versus) + "---:|---:|",
+    header = [
+        "game",
+        "s/move",
+        "bot",
+        "positions",
+        "proved",
+        "depth mean ± s.e.",
+        "median",
+        *(f"deeper / shallower than {other}" for other in versus),
+        "nodes per move",
+        "worst move s",
     ]
+    rows: list[list[Any]] = []
     for (game, limit), by_bot in sorted(groups.items()):
         proved_anywhere = {
             i for runs in by_bot.values() for i, r in runs.items() if r.get("proved")
@@ -497,17 +519,26 @@ def equal_time_table(
             mean = statistics.fmean(depths) if depths else math.nan
             error = statistics.stdev(depths) / math.sqrt(len(depths)) if len(depths) > 1 else 0
             median = f"{statistics.median(depths):g}" if depths else "-"
-            paired = "".join(
-                f" {_versus(runs, by_bot.get(other), bot == other)} |" for other in versus
-            )
+            paired = [_versus(runs, by_bot.get(other), bot == other) for other in versus]
             proved = sum(1 for r in runs.values() if r.get("proved"))
             nodes = statistics.fmean(r["nodes"] for r in runs.values())
             worst = max(r["wall"] for r in runs.values())
-            lines.append(
-                f"| {game} | {limit:g} | `{bot}` | {len(runs)} | {proved} | {mean:.2f} ± "
-                f"{error:.2f} | {median} |{paired} {nodes:,.0f} | {worst:.3f} |"
+            rows.append(
+                [
+                    game,
+                    f"{limit:g}",
+                    f"`{bot}`",
+                    len(runs),
+                    proved,
+                    f"{mean:.2f} ± {error:.2f}",
+                    median,
+                    *paired,
+                    f"{nodes:,.0f}",
+                    f"{worst:.3f}",
+                ]
             )
-    return "\n".join(lines) + "\n"
+    align = "-r-rr-r" + "-" * len(versus) + "rr"
+    return markdown_table(header, rows, align) + "\n"
 
 
 def _versus(runs: dict[int, dict], other: dict[int, dict] | None, same: bool) -> str:

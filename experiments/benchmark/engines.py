@@ -20,7 +20,7 @@ import json
 import os
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from absl import app, flags
@@ -31,6 +31,7 @@ from bots import native_engine
 from experiments.benchmark.depth import task_position
 from experiments.common.measure import timed, timed_iteration
 from experiments.common.results import ResultsFolder, write_atomic
+from experiments.common.tables import markdown_table
 
 SECTIONS = ("engines", "floor", "openspiel")
 DEFAULT_ENGINES = (
@@ -137,57 +138,79 @@ def _ratio(records: list[dict], numerator: str, denominator: str) -> float:
     return sum(r[numerator] for r in records) / max(sum(r[denominator] for r in records), 1e-12)
 
 
+def _engines_row(game: str, depth: int, rs: list[dict]) -> list[Any]:
+    ratio = _ratio(rs, "python_cpu", "native_cpu")
+    goal = GOALS["engines"].get(game.split("(")[0], GOALS["engines_default"])
+    return [
+        game,
+        depth,
+        len(rs),
+        f"{statistics.mean(r['nodes'] for r in rs):,.0f}",
+        f"{sum(r['python_cpu'] for r in rs):.3f}",
+        f"{sum(r['native_cpu'] for r in rs):.3f}",
+        f"**{ratio:.1f}x**",
+        f"{goal:g}x",
+        f"{sum(r['identical'] for r in rs)} of {len(rs)}",
+    ]
+
+
+def _floor_row(game: str, depth: int, rs: list[dict]) -> list[Any]:
+    star2 = 1e6 * _ratio(rs, "star2_cpu", "star2_nodes")
+    floor = 1e6 * _ratio(rs, "floor_cpu", "floor_nodes")
+    return [
+        game,
+        depth,
+        f"{star2:.3f}",
+        f"{floor:.3f}",
+        f"**{star2 / floor:.2f}**",
+        f"<= {GOALS['floor']:g}",
+    ]
+
+
+def _openspiel_row(game: str, depth: int, rs: list[dict]) -> list[Any]:
+    ratio = _ratio(rs, "openspiel_cpu", "star2_cpu")
+    goal = OPENSPIEL_GOALS.get(game.split("(")[0])
+    return [
+        game,
+        depth,
+        len(rs),
+        f"{sum(r['openspiel_cpu'] for r in rs):.3f}",
+        f"{sum(r['star2_cpu'] for r in rs):.4f}",
+        f"**{ratio:.0f}x**",
+        "" if goal is None else f"{goal:g}x",
+        f"{sum(r['values_agree'] for r in rs)} of {len(rs)}",
+    ]
+
+
+# Per section, in the order the summary shows them: its table's header and row.
+_SECTION_TABLES: dict[str, tuple[list[str], Callable[[str, int, list[dict]], list[Any]]]] = {
+    "engines": (
+        "game|depth|positions|star2 nodes (mean)|Python CPU s|native CPU s|"
+        "native / Python nodes per second|goal|identical counts".split("|"),
+        _engines_row,
+    ),
+    "floor": (
+        "game|depth|star2 us per node|floor us per node|star2 / floor|goal".split("|"),
+        _floor_row,
+    ),
+    "openspiel": (
+        "game|depth|positions|OpenSpiel C++ expectiminimax CPU s|native star2 CPU s|"
+        "speed-up|goal|values agree (1e-9)".split("|"),
+        _openspiel_row,
+    ),
+}
+
+
 def summarize(records: list[dict]) -> str:
-    lines = []
     by_section: dict[str, dict[tuple[str, int], list[dict]]] = {}
     for record in records:
         key = (record["game"], record["depth"])
         by_section.setdefault(record["section"], {}).setdefault(key, []).append(record)
-    if "engines" in by_section:
-        lines += [
-            "| game | depth | positions | star2 nodes (mean) | Python CPU s | native CPU s | "
-            "native / Python nodes per second | goal | identical counts |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        for (game, depth), rs in by_section["engines"].items():
-            ratio = _ratio(rs, "python_cpu", "native_cpu")
-            goal = GOALS["engines"].get(game.split("(")[0], GOALS["engines_default"])
-            lines.append(
-                f"| {game} | {depth} | {len(rs)} | {statistics.mean(r['nodes'] for r in rs):,.0f} "
-                f"| {sum(r['python_cpu'] for r in rs):.3f} | {sum(r['native_cpu'] for r in rs):.3f} "
-                f"| **{ratio:.1f}x** | {goal:g}x | "
-                f"{sum(r['identical'] for r in rs)} of {len(rs)} |"
-            )
-        lines.append("")
-    if "floor" in by_section:
-        lines += [
-            "| game | depth | star2 us per node | floor us per node | star2 / floor | goal |",
-            "|---|---|---|---|---|---|",
-        ]
-        for (game, depth), rs in by_section["floor"].items():
-            star2 = 1e6 * _ratio(rs, "star2_cpu", "star2_nodes")
-            floor = 1e6 * _ratio(rs, "floor_cpu", "floor_nodes")
-            lines.append(
-                f"| {game} | {depth} | {star2:.3f} | {floor:.3f} | **{star2 / floor:.2f}** | "
-                f"<= {GOALS['floor']:g} |"
-            )
-        lines.append("")
-    if "openspiel" in by_section:
-        lines += [
-            "| game | depth | positions | OpenSpiel C++ expectiminimax CPU s | native star2 CPU s "
-            "| speed-up | goal | values agree (1e-9) |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for (game, depth), rs in by_section["openspiel"].items():
-            ratio = _ratio(rs, "openspiel_cpu", "star2_cpu")
-            goal = OPENSPIEL_GOALS.get(game.split("(")[0])
-            lines.append(
-                f"| {game} | {depth} | {len(rs)} | {sum(r['openspiel_cpu'] for r in rs):.3f} "
-                f"| {sum(r['star2_cpu'] for r in rs):.4f} | **{ratio:.0f}x** | "
-                f"{'' if goal is None else f'{goal:g}x'} | "
-                f"{sum(r['values_agree'] for r in rs)} of {len(rs)} |"
-            )
-        lines.append("")
+    lines = []
+    for section, (header, row) in _SECTION_TABLES.items():
+        if section in by_section:
+            rows = [row(game, depth, rs) for (game, depth), rs in by_section[section].items()]
+            lines += [markdown_table(header, rows), ""]
     return "\n".join(lines)
 
 

@@ -35,6 +35,7 @@ from typing import Any
 import bots
 from bots.transposition import MOVE, TranspositionTable
 from experiments.common.measure import timed_iteration
+from experiments.common.tables import markdown_table
 
 # Entries of a search the ordering rounds learn from; none is evicted at the depths
 # of the benchmark (a star2 search at dice depth 6 stores about 10^6).
@@ -152,13 +153,19 @@ def ordering_bound_table(records: Sequence[dict[str, Any]], reference: str) -> s
             emm[r["game"]][r["index"]] = {d["depth"]: d for d in r["depths"]}
         elif r.get("section") == "ordering_bound":
             runs[(r["game"], r["bot"])][r["index"]] = r
-    lines = [
-        "| game | d | positions | algorithm | time(alg, d+1) / time(emm, d): own deepening | "
-        "best moves known at d+1 | its iteration d+1 alone / time(emm, d) | "
-        "best moves known | nodes of iteration d+1: best moves known / own | "
-        "nodes(alg, d+1) / nodes(emm, d), best moves known |",
-        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|",
+    header = [
+        "game",
+        "d",
+        "positions",
+        "algorithm",
+        "time(alg, d+1) / time(emm, d): own deepening",
+        "best moves known at d+1",
+        "its iteration d+1 alone / time(emm, d)",
+        "best moves known",
+        "nodes of iteration d+1: best moves known / own",
+        "nodes(alg, d+1) / nodes(emm, d), best moves known",
     ]
+    table_rows: list[list[Any]] = []
     for (game, bot), by_index in sorted(runs.items()):
         d = next(iter(by_index.values()))["depth"] - 1
         both = [i for i in by_index if d in emm[game].get(i, {})]
@@ -176,10 +183,18 @@ def ordering_bound_table(records: Sequence[dict[str, Any]], reference: str) -> s
         best_nodes = sum(r["nodes"] for r in best)
         # What the ratio would be if a node cost what an expectiminimax node costs.
         best_all_nodes = sum(rows[-2]["nodes"] for rows in own) + best_nodes
-        lines.append(
-            f"| {game} | {d} | {len(both)} | `{bot}` | {own_cpu / emm_cpu:.2f} | "
-            f"{best_cpu / emm_cpu:.2f} | {own_last / emm_cpu:.2f} | "
-            f"{best_last / emm_cpu:.2f} | {best_nodes / own_last_nodes:.2f} | "
-            f"{best_all_nodes / emm_nodes:.2f} |"
+        table_rows.append(
+            [
+                game,
+                d,
+                len(both),
+                f"`{bot}`",
+                f"{own_cpu / emm_cpu:.2f}",
+                f"{best_cpu / emm_cpu:.2f}",
+                f"{own_last / emm_cpu:.2f}",
+                f"{best_last / emm_cpu:.2f}",
+                f"{best_nodes / own_last_nodes:.2f}",
+                f"{best_all_nodes / emm_nodes:.2f}",
+            ]
         )
-    return "\n".join(lines) + "\n"
+    return markdown_table(header, table_rows, "-rr-rrrrrr") + "\n"

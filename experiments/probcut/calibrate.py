@@ -30,6 +30,7 @@ from bots.search import Searcher
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game
 from experiments.common.positions import sample_position
+from experiments.common.tables import markdown_table
 
 RECORDS_FILE = "positions.jsonl"
 CALIBRATION_FILE = "calibration.json"
@@ -304,6 +305,24 @@ def _plot(path: str, records: Sequence[dict], fits: dict, title: str, player: in
     return True
 
 
+def _models_table(models: Sequence[dict], with_samples: bool) -> str:
+    """One row per fitted (d, R) model: v_deep ~ a * v_shallow + b and how well it fits."""
+    header = ["d", "R", "a", "b", "sigma", "R^2"] + (["samples"] if with_samples else [])
+    rows = [
+        [
+            m["depth"],
+            m["reduction"],
+            f"{m['a']:.4f}",
+            f"{m['b']:.4f}",
+            f"{m['sigma']:.4f}",
+            f"{m['r2']:.4f}",
+        ]
+        + ([m["samples"]] if with_samples else [])
+        for m in models
+    ]
+    return markdown_table(header, rows)
+
+
 def _summary(data: dict, records: Sequence[dict]) -> str:
     lines = [
         f"# ChanceProbCut calibration: {data['game']}",
@@ -313,14 +332,8 @@ def _summary(data: dict, records: Sequence[dict]) -> str:
         f"{len(records)} sampled chance nodes, "
         f"{sum(len(r['children']) for r in records)} outcome children",
         "",
-        "| d | R | a | b | sigma | R^2 | samples |",
-        "|---|---|---|---|---|---|---|",
+        _models_table(data["models"], with_samples=True),
     ]
-    for m in data["models"]:
-        lines.append(
-            f"| {m['depth']} | {m['reduction']} | {m['a']:.4f} | {m['b']:.4f} | "
-            f"{m['sigma']:.4f} | {m['r2']:.4f} | {m['samples']} |"
-        )
     for name, label in (
         ("unsymmetrized", "Unsymmetrized (player's view)"),
         ("mover_relative", "Mover-relative (view of the player to move at c)"),
@@ -331,14 +344,8 @@ def _summary(data: dict, records: Sequence[dict]) -> str:
                 "",
                 f"{label}:",
                 "",
-                "| d | R | a | b | sigma | R^2 |",
-                "|---|---|---|---|---|---|",
+                _models_table(rows, with_samples=False),
             ]
-            for m in rows:
-                lines.append(
-                    f"| {m['depth']} | {m['reduction']} | {m['a']:.4f} | {m['b']:.4f} | "
-                    f"{m['sigma']:.4f} | {m['r2']:.4f} |"
-                )
     per_depth: dict[str, list[int]] = {}
     for record in records:
         for child in record["children"]:

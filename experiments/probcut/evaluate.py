@@ -39,6 +39,7 @@ from experiments.common import flags, results, runner
 from experiments.common.games import load_game
 from experiments.common.measure import timed_search
 from experiments.common.positions import sample_position
+from experiments.common.tables import markdown_table
 from experiments.probcut.calibrate import parse_plies
 
 FLAGS, _define = flags.program_flags()
@@ -157,19 +158,42 @@ def summary_markdown(
     lines = [
         f"# ChanceProbCut vs Star2 (TT), {game}, depth {depth}, R={reduction}",
         "",
-        "| t | positions | star2 nodes | cpc nodes | node reduction | median node ratio | "
-        "time ratio | move differs | mean abs value diff | mean loss | max loss | cuts | "
-        "shallow share |",
-        "|" + "---|" * 13,
+        markdown_table(
+            [
+                "t",
+                "positions",
+                "star2 nodes",
+                "cpc nodes",
+                "node reduction",
+                "median node ratio",
+                "time ratio",
+                "move differs",
+                "mean abs value diff",
+                "mean loss",
+                "max loss",
+                "cuts",
+                "shallow share",
+            ],
+            [
+                [
+                    r["t"],
+                    r["positions"],
+                    r["star2_nodes"],
+                    r["probcut_nodes_total"],
+                    f"{100 * r['node_reduction']:.1f}%",
+                    f"{r['median_node_ratio']:.3f}",
+                    f"{r['time_ratio']:.3f}",
+                    f"{100 * r['move_differs']:.1f}%",
+                    f"{r['mean_abs_value_diff']:.4f}",
+                    f"{r['mean_loss']:.4f}",
+                    f"{r['max_loss']:.4f}",
+                    r["probcut_cuts"],
+                    f"{100 * r['shallow_node_share']:.1f}%",
+                ]
+                for r in rows
+            ],
+        ),
     ]
-    for r in rows:
-        lines.append(
-            f"| {r['t']} | {r['positions']} | {r['star2_nodes']} | {r['probcut_nodes_total']} | "
-            f"{100 * r['node_reduction']:.1f}% | {r['median_node_ratio']:.3f} | "
-            f"{r['time_ratio']:.3f} | {100 * r['move_differs']:.1f}% | "
-            f"{r['mean_abs_value_diff']:.4f} | {r['mean_loss']:.4f} | {r['max_loss']:.4f} | "
-            f"{r['probcut_cuts']} | {100 * r['shallow_node_share']:.1f}% |"
-        )
     lines += [
         "",
         "loss = exact depth-(d-1) Star2 value of star2's move minus that of "
@@ -251,13 +275,17 @@ def node_reduction_comparison(
     game = next(iter(records.values()))["game"] if records else "?"
     if not depths:
         return f"(no {baseline} and {algorithm} records to compare in {folder})\n"
-    lines = [
-        f"# {algorithm} vs {baseline}: {game} ({folder})",
-        "",
-        "| depth | positions | baseline nodes | cpc nodes | node reduction | move differs | "
-        "mean abs value diff | probcut cuts |",
-        "|---|---|---|---|---|---|---|---|",
+    header = [
+        "depth",
+        "positions",
+        "baseline nodes",
+        "cpc nodes",
+        "node reduction",
+        "move differs",
+        "mean abs value diff",
+        "probcut cuts",
     ]
+    table_rows: list[list[Any]] = []
     for depth in sorted(depths):
         pairs = depths[depth]
         base = sum(b["nodes"] for b, _ in pairs)
@@ -265,11 +293,20 @@ def node_reduction_comparison(
         differ = sum(b["action"] != c["action"] for b, c in pairs)
         diff = statistics.fmean(abs(b["value"] - c["value"]) for b, c in pairs)
         cuts = sum(c.get("cutoffs_probcut", 0) for _, c in pairs)
-        lines.append(
-            f"| {depth} | {len(pairs)} | {base} | {cpc} | {100 * (1 - cpc / base):.1f}% | "
-            f"{differ}/{len(pairs)} | {diff:.4f} | {cuts} |"
+        table_rows.append(
+            [
+                depth,
+                len(pairs),
+                base,
+                cpc,
+                f"{100 * (1 - cpc / base):.1f}%",
+                f"{differ}/{len(pairs)}",
+                f"{diff:.4f}",
+                cuts,
+            ]
         )
-    return "\n".join(lines) + "\n"
+    title = f"# {algorithm} vs {baseline}: {game} ({folder})"
+    return "\n".join([title, "", markdown_table(header, table_rows)]) + "\n"
 
 
 def main(argv: Sequence[str]) -> None:
