@@ -134,3 +134,22 @@ def test_the_command_lists_reports_and_refuses_an_unknown_study(tmp_path):
     assert reported.returncode == 0 and reported.stdout.count("not run") >= len(plan.studies())
     bad = run("--study=no-such-study")
     assert bad.returncode != 0 and "unknown study 'no-such-study'" in bad.stderr
+
+
+def test_a_study_without_its_result_file_reports_what_its_games_say(tmp_path):
+    tiny = plan.Study(
+        name="tiny",
+        game_key="pig",
+        game="pig(winscore=10)",
+        question=plan.Question(
+            "q", "star2(max_depth=1)", "expectiminimax(max_depth=1)", "search", ""
+        ),
+        time_limit=0.01,
+        why_time="test",
+        games=10,
+        sd=0.3,
+    )
+    result = run_study(tiny, tmp_path / "tiny", RunnerOptions(workers=1, task_timeout=120))
+    (tmp_path / "tiny" / RESULT_FILE).unlink()  # as after an interrupted session
+    assert report.load_result(tmp_path, tiny) == result
+    assert report.load_result(tmp_path / "elsewhere", tiny) is None

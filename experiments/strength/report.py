@@ -8,7 +8,8 @@ from typing import Any
 
 from experiments.common.tables import markdown_table
 from experiments.strength.plan import GAMES, LEAD_TIMES, QUESTIONS, Study, studies
-from experiments.strength.study import RESULT_FILE
+from experiments.strength.study import RESULT_FILE, study_result
+from experiments.tournament import RECORDS_FILE
 
 CPU_SECONDS_PER_DECISION_OVERHEAD = 0.005  # bot construction, records, chance events
 # Decisions per game, both players, measured with star2(max_depth=2) self-play (4 games each).
@@ -21,8 +22,13 @@ def estimated_cpu_hours(study: Study) -> float:
 
 
 def load_result(out: Path, study: Study) -> dict[str, Any] | None:
-    path = out / study.name / RESULT_FILE
-    return json.loads(path.read_text()) if path.exists() else None
+    """The study's result; for a study interrupted or still running, what its games say so far."""
+    folder = out / study.name
+    if (folder / RESULT_FILE).exists():
+        return json.loads((folder / RESULT_FILE).read_text())
+    if (folder / RECORDS_FILE).exists():
+        return study_result(study, folder)
+    return None
 
 
 def _cell(result: dict[str, Any] | None) -> str:
