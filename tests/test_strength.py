@@ -66,19 +66,14 @@ def test_verdicts():
     assert verdict(_stats(0, [0, 0, 0, 0, 0], math.nan, math.nan), 800) == "not run"
 
 
+def _tiny_study(opponent: str) -> plan.Study:
+    """Ten quick games of pig to 10: a study small enough for a test."""
+    question = plan.Question("q", "star2(max_depth=1)", opponent, "search", "")
+    return plan.Study("tiny", "pig", "pig(winscore=10)", question, 0.01, "test", 10, 0.3)
+
+
 def test_a_tiny_study_runs_resumes_and_reports(tmp_path):
-    tiny = plan.Study(
-        name="tiny",
-        game_key="pig",
-        game="pig(winscore=10)",
-        question=plan.Question(
-            "q", "star2(max_depth=1)", "expectiminimax(max_depth=2)", "search", ""
-        ),
-        time_limit=0.01,
-        why_time="test",
-        games=10,
-        sd=0.3,
-    )
+    tiny = _tiny_study("expectiminimax(max_depth=2)")
     out = tmp_path / "tiny"
     result = run_study(tiny, out, RunnerOptions(workers=1, task_timeout=120))
     assert result["games"] == 10 and sum(result["pentanomial"]) == 5
@@ -137,18 +132,7 @@ def test_the_command_lists_reports_and_refuses_an_unknown_study(tmp_path):
 
 
 def test_a_study_without_its_result_file_reports_what_its_games_say(tmp_path):
-    tiny = plan.Study(
-        name="tiny",
-        game_key="pig",
-        game="pig(winscore=10)",
-        question=plan.Question(
-            "q", "star2(max_depth=1)", "expectiminimax(max_depth=1)", "search", ""
-        ),
-        time_limit=0.01,
-        why_time="test",
-        games=10,
-        sd=0.3,
-    )
+    tiny = _tiny_study("expectiminimax(max_depth=1)")
     result = run_study(tiny, tmp_path / "tiny", RunnerOptions(workers=1, task_timeout=120))
     (tmp_path / "tiny" / RESULT_FILE).unlink()  # as after an interrupted session
     assert report.load_result(tmp_path, tiny) == result
