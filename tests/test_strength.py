@@ -10,7 +10,14 @@ import pytest
 
 from experiments.common.runner import RunnerOptions
 from experiments.strength import plan, power, report
-from experiments.strength.study import RESULT_FILE, SESSIONS_FILE, run_study, verdict
+from experiments.strength.study import (
+    RESULT_FILE,
+    SESSIONS_FILE,
+    run_study,
+    study_result,
+    verdict,
+)
+from experiments.tournament import RECORDS_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,6 +90,7 @@ def test_a_tiny_study_runs_resumes_and_reports(tmp_path):
     ]
     assert result["engines"][0] and result["median_depth"] == [1, 2]
     assert json.loads((out / RESULT_FILE).read_text()) == result
+    assert result["design"] == "looks" and result["stopped_at_look"] is None
     again = run_study(tiny, out, RunnerOptions(workers=1, task_timeout=120))
     assert len((out / SESSIONS_FILE).read_text().splitlines()) == 2
     assert again["games"] == 10 and again["score"] == result["score"]
@@ -98,6 +106,8 @@ def test_overview_cells_are_short_verdicts_with_scores():
     partial = {**base, "games": 400, "verdict": "incomplete (400 of 1056): loses"}
     assert report._cell(partial) == "**loses** 0.561 (400 of 1056 games)"
     assert report._cell(None) == "not run"
+    early = {**base, "games": 482, "verdict": "wins at look 1 of 4", "stopped_at_look": 1}
+    assert report._cell(early) == "**wins** 0.561 (stopped at 482 games)"
 
 
 def test_lead_table_marks_the_chosen_time():
@@ -137,3 +147,62 @@ def test_a_study_without_its_result_file_reports_what_its_games_say(tmp_path):
     (tmp_path / "tiny" / RESULT_FILE).unlink()  # as after an interrupted session
     assert report.load_result(tmp_path, tiny) == result
     assert report.load_result(tmp_path / "elsewhere", tiny) is None
+
+
+def test_the_look_boundaries_keep_the_error_rate_and_most_of_the_power():
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(7)
+    looks = np.arange(1, power.LOOKS + 1)
+    bounds = np.array([power.look_boundary(k) for k in looks])
+    steps = rng.standard_normal((200_000, power.LOOKS))
+    null_z = np.cumsum(steps, axis=1) / np.sqrt(looks)
+    assert abs((np.abs(null_z) >= bounds).any(axis=1).mean() - power.ALPHA) < 0.004
+    # The planned size detects 0.53 with 80% power at one look; with the looks, 79%.
+    drift = power._z_sum(power.ALPHA, power.POWER) / math.sqrt(power.LOOKS)
+    true_z = np.cumsum(steps + drift, axis=1) / np.sqrt(looks)
+    assert 0.77 < (np.abs(true_z) >= bounds).any(axis=1).mean() < 0.81
+    assert [power.look_games(1926, k) for k in looks] == [482, 964, 1446, 1926]
+    assert power.pair_z([0, 0, 4, 0, 0]) == 0 and power.pair_z([0, 0, 0, 0, 10]) == 5.0
+
+
+def _fake_study(tmp_path: Path, pair_scores: list[float], design: str | None) -> Path:
+    """A results folder whose games give these pair scores (bot 0's, 0..1) in order."""
+    out = tmp_path / "fake"
+    out.mkdir(parents=True)
+    lines = []
+    for pair, score in enumerate(pair_scores):
+        for k in (2 * pair, 2 * pair + 1):
+            seats = [0, 1] if k % 2 == 0 else [1, 0]
+            won = score == 1 or (score == 0.5 and k % 2 == 0)
+            winner = seats.index(0) if won else seats.index(1)
+            lines.append(
+                {"id": f"0-1-{k}", "bots": ["a", "b"], "pairing": [0, 1], "bot_index": seats,
+                 "pair": pair, "game_index": k, "winner": winner, "returns": [1, -1],
+                 "error": None, "search": []}
+            )  # fmt: skip
+    (out / RECORDS_FILE).write_text("".join(json.dumps(r) + "\n" for r in lines))
+    session = {"revision": "r", "seconds": 1.0, "load_before": [0.0], "load_after": [0.0]}
+    if design is not None:
+        session["design"] = design
+    (out / SESSIONS_FILE).write_text(json.dumps(session) + "\n")
+    return out
+
+
+def test_a_lopsided_study_stops_at_the_first_look_whose_boundary_it_crosses(tmp_path):
+    study = plan.Study("fake", "pig", "pig", plan.QUESTIONS[0], 0.1, "test", 40, 0.3)
+    result = study_result(study, _fake_study(tmp_path, [1.0] * 20, "looks"))
+    # Look 1 (5 pairs) gives z 2.5 < 4.05; look 2 (10 pairs) z 5.0 > 2.86.
+    assert result["stopped_at_look"] == 2 and result["games"] == 20
+    assert result["verdict"] == "wins at look 2 of 4"
+    assert result["pair_z"] == pytest.approx(power.look_boundary(2))
+
+
+def test_a_close_study_plays_every_game_and_a_fixed_one_keeps_its_design(tmp_path):
+    study = plan.Study("fake", "pig", "pig", plan.QUESTIONS[0], 0.1, "test", 40, 0.3)
+    scores = [0.5] * 18 + [1.0, 0.0]
+    looked = study_result(study, _fake_study(tmp_path / "a", scores, "looks"))
+    assert looked["stopped_at_look"] is None and looked["games"] == 40
+    assert looked["verdict"].startswith("no difference of") and looked["pair_z"] == 2.024
+    fixed = study_result(study, _fake_study(tmp_path / "b", [1.0] * 20, None))
+    assert fixed["design"] == "fixed" and fixed["stopped_at_look"] is None
+    assert fixed["games"] == 40 and fixed["verdict"] == "wins" and fixed["pair_z"] == 1.96

@@ -39,8 +39,11 @@ def _cell(result: dict[str, Any] | None) -> str:
     partial = verdict.startswith("incomplete")
     if partial:
         verdict = verdict.partition(": ")[2]
-    if verdict in ("wins", "loses"):
-        text = f"**{verdict}** {score}"
+    head = verdict.split(" at look")[0]
+    if head in ("wins", "loses"):
+        text = f"**{head}** {score}"
+        if result.get("stopped_at_look"):
+            text += f" (stopped at {result['games']} games)"
     else:
         bound = verdict.split("of ")[1].split(" or")[0]
         text = f"no diff. >= {bound}: {score}"

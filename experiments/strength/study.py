@@ -9,15 +9,18 @@ import statistics
 import subprocess
 import time
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 from experiments.common.runner import RunnerOptions
 from experiments.strength import power
 from experiments.strength.plan import Study
 from experiments.tournament import RECORDS_FILE, run_tournament
-from experiments.tournament.stats import pairing_stats
+from experiments.tournament.stats import pair_interval, pairing_stats
 
 SESSIONS_FILE = "sessions.jsonl"
+SEQUENTIAL = "looks"  # power.LOOKS interim looks with O'Brien-Fleming boundaries
+FIXED = "fixed"  # every planned game, one look (the studies run before the looks)
 RESULT_FILE = "result.json"
 MAX_MOVES = 1000
 
@@ -53,19 +56,35 @@ def tournament_config(study: Study) -> dict[str, Any]:
 
 
 def run_study(study: Study, out: Path, options: RunnerOptions) -> dict[str, Any]:
-    """Plays what is missing of `study` in `out`, logs the session, returns the result."""
+    """Plays what is missing of `study` in `out`, look by look, and returns the result.
+
+    A study begun before interim looks existed (its first session names no design)
+    keeps its fixed design and plays every planned game.
+    """
     out.mkdir(parents=True, exist_ok=True)
+    sessions = _lines(out / SESSIONS_FILE)
+    design = _design(sessions) if sessions else SEQUENTIAL
     session = {
         "revision": revision(),
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "workers": options.workers,
+        "design": design,
         "load_before": list(os.getloadavg()),
     }
     start = time.perf_counter()
+    looks = range(1, power.LOOKS + 1) if design == SEQUENTIAL else [power.LOOKS]
     try:
-        run_tournament(
-            tournament_config(study), str(out), options=options, bootstrap=0, plots=False
-        )
+        for look in looks:
+            run_tournament(
+                tournament_config(study),
+                str(out),
+                options=options,
+                bootstrap=0,
+                plots=False,
+                limit=power.look_games(study.games, look),
+            )
+            if design == SEQUENTIAL and _stopped_at(study, out) is not None:
+                break
     finally:
         session["seconds"] = round(time.perf_counter() - start, 1)
         session["load_after"] = list(os.getloadavg())
@@ -82,8 +101,12 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def verdict(stats: dict[str, Any], planned: int) -> str:
-    """wins / loses from the pair interval, else the difference the games could rule out."""
+def verdict(stats: dict[str, Any], planned: int, critical: float = 1.96) -> str:
+    """wins / loses from the pair interval, else the difference the games could rule out.
+
+    `critical`: the z the interval was built with; the difference ruled out is the
+    one these pairs detect with the planned power at that z.
+    """
     pairs = sum(stats["pentanomial"])
     if pairs < 2:
         return "not run"
@@ -92,15 +115,62 @@ def verdict(stats: dict[str, Any], planned: int) -> str:
         return prefix + "wins"
     if stats["pair_hi"] < 0.5:
         return prefix + "loses"
-    effect = power.detectable_effect(power.pair_sd(stats["pentanomial"]), pairs)
+    z_sum = critical + NormalDist().inv_cdf(power.POWER)
+    effect = z_sum * power.pair_sd(stats["pentanomial"]) / math.sqrt(pairs)
     bound = max(power.EFFECT, math.ceil(effect * 100 - 1e-9) / 100)
     return prefix + f"no difference of {bound:.2f} or more at {stats['games']} games"
 
 
+def _design(sessions: list[dict[str, Any]]) -> str:
+    return str(sessions[0].get("design", FIXED)) if sessions else SEQUENTIAL
+
+
+def _records(out: Path) -> list[dict[str, Any]]:
+    return [r for r in _lines(out / RECORDS_FILE) if r.get("bots") is not None]
+
+
+def _prefix(records: list[dict[str, Any]], games: int) -> list[dict[str, Any]] | None:
+    """The records of the schedule's first `games` games, or None while some are unplayed."""
+    mine = [r for r in records if r["game_index"] < games]
+    return mine if len({r["game_index"] for r in mine}) == games else None
+
+
+def _stopped_at(study: Study, out: Path) -> tuple[int, dict[str, Any]] | None:
+    """The first look whose pair z crossed its boundary, with that look's statistics."""
+    records = _records(out)
+    for look in range(1, power.LOOKS + 1):
+        prefix = _prefix(records, power.look_games(study.games, look))
+        if prefix is None:
+            return None
+        stats = pairing_stats(prefix, 0, 1)
+        if abs(power.pair_z(stats["pentanomial"])) >= power.look_boundary(look):
+            return look, stats
+    return None
+
+
 def study_result(study: Study, out: Path) -> dict[str, Any]:
-    """The study's score, intervals, verdict, depths, engines, revisions and wall time."""
-    records = [r for r in _lines(out / RECORDS_FILE) if r.get("bots") is not None]
+    """The study's score, intervals, verdict, depths, engines, revisions and wall time.
+
+    A study with interim looks that stopped early reports the games up to that look,
+    with the pair interval at that look's boundary (a repeated confidence interval,
+    valid whatever look it stopped at); one that played every game uses the last
+    look's boundary.
+    """
+    records = _records(out)
+    sessions = _lines(out / SESSIONS_FILE)
+    design = _design(sessions)
     stats = pairing_stats(records, 0, 1)
+    critical = 1.96
+    stopped = None
+    if design == SEQUENTIAL:
+        critical = power.look_boundary(power.LOOKS)
+        stopped = _stopped_at(study, out)
+        if stopped is not None:
+            look, stats = stopped
+            critical = power.look_boundary(look)
+            records = _prefix(records, power.look_games(study.games, look)) or []
+        stats = dict(stats)
+        stats["pair_lo"], stats["pair_hi"] = pair_interval(stats["pentanomial"], critical)
     depths: dict[int, list[int]] = {0: [], 1: []}
     engines: dict[int, set[str]] = {0: set(), 1: set()}
     for r in records:
@@ -110,19 +180,25 @@ def study_result(study: Study, out: Path) -> dict[str, Any]:
                 depths[bot].append(int(move["depth"]))
             if move.get("engine"):
                 engines[bot].add(str(move["engine"]))
-    sessions = _lines(out / SESSIONS_FILE)
+    planned = study.games
+    text = verdict(stats, stats["games"] if stopped else planned, critical)
+    if stopped is not None:
+        text += f" at look {stopped[0]} of {power.LOOKS}"
     return {
         "study": study.name,
         "game": study.game,
         "bots": study.bots,
         "time_limit": study.time_limit,
-        "planned_games": study.games,
+        "planned_games": planned,
         "prior_sd": round(study.sd, 4),
+        "design": design,
+        "stopped_at_look": None if stopped is None else stopped[0],
         **{k: stats[k] for k in ("games", "wins", "draws", "losses", "pentanomial", "errors")},
         "score": stats["score"],
         "wilson": [stats["score_lo"], stats["score_hi"]],
         "pair_interval": [stats["pair_lo"], stats["pair_hi"]],
-        "verdict": verdict(stats, study.games),
+        "pair_z": critical,
+        "verdict": text,
         "median_depth": [statistics.median(depths[b]) if depths[b] else None for b in (0, 1)],
         "engines": [sorted(engines[b]) for b in (0, 1)],
         "revisions": sorted({s["revision"] for s in sessions}),

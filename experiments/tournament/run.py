@@ -90,12 +90,16 @@ def run_tournament(
     options: RunnerOptions | None = None,
     bootstrap: int = 1000,
     plots: bool = True,
+    limit: int | None = None,
 ) -> Summary:
     """Plays what is missing in `out`, then writes and returns the summary.
 
     `config`: game, bots, schedule, games_per_pair, seed, max_moves (as the flags).
     `options`: workers, executor, retries, task_timeout (the game timeout); the
     default plays in this process with a timeout of DEFAULT_GAME_TIMEOUT.
+    `limit`: play and summarise only the first `limit` games of the schedule (an
+    interim look of a study); the folder's configuration is the whole schedule's, so
+    a later call with a larger limit resumes it.
     Raises ExperimentError for a bad configuration or results folder.
     """
     options = options or RunnerOptions(task_timeout=DEFAULT_GAME_TIMEOUT)
@@ -119,6 +123,8 @@ def run_tournament(
         config["max_moves"],
         takes_seed,
     )
+    if limit is not None:
+        game_tasks = game_tasks[: max(0, limit)]
     tasks = [Task(t.id, t) for t in game_tasks]
     options = dataclasses.replace(
         options, preload=options.preload or ("experiments.tournament.play",)
