@@ -75,7 +75,7 @@ def details(out: Path) -> str:
     """Every study: its size, price, result, intervals, depths, engine, revision, time."""
     header = [
         "study", "bots", "s/move", "planned games", "est. CPU-h", "played", "score",
-        "Wilson 95%", "pair 95%", "pentanomial", "verdict", "median depth", "engine",
+        "Wilson 95%", "pair 95%", "pentanomial", "design", "verdict", "median depth", "engine",
         "revision", "wall s", "load",
     ]  # fmt: skip
     rows = []
@@ -89,7 +89,7 @@ def details(out: Path) -> str:
             f"{estimated_cpu_hours(s):.1f}",
         ]
         if r is None:
-            rows.append(head + [0, "", "", "", "", "not run", "", "", "", "", ""])
+            rows.append(head + [0, "", "", "", "", "", "not run", "", "", "", "", ""])
             continue
         loads = r["loads"]
         rows.append(
@@ -100,6 +100,7 @@ def details(out: Path) -> str:
                 _interval(r["wilson"]),
                 _interval(r["pair_interval"]),
                 " ".join(map(str, r["pentanomial"])),
+                "4 looks" if r.get("design") == "looks" else "fixed",
                 r["verdict"],
                 " / ".join("-" if d is None else f"{d:g}" for d in r["median_depth"]),
                 " / ".join(",".join(e) or "-" for e in r["engines"]),
@@ -108,7 +109,7 @@ def details(out: Path) -> str:
                 f"{min(loads):.1f}-{max(loads):.1f}" if loads else "",
             ]
         )
-    return markdown_table(header, rows, "--rrrrr-------r-")
+    return markdown_table(header, rows, "--rrrrr--------r-")
 
 
 def lead_table(records: list[dict[str, Any]]) -> str:
