@@ -51,19 +51,53 @@ bool IsPigState(const open_spiel::State& state) {
 
 // bots/keys.py einstein_key: (player, str(state), move_number % 4, die); the
 // string prints each cell of the default 5x5 board as its color and value,
-// empty cells without their value.
+// empty cells without their value. Where every field fits, the key is the
+// fields themselves packed into 128 bits (exact, and cheaper than the
+// digest): four bits a cell, then the player, the turn parity and the die, with
+// the top bit set, which no digest (< 2^127 - 1) has. Otherwise a digest.
 Key EinsteinFieldsKey(const open_spiel::State& state) {
   namespace ewn = open_spiel::einstein_wurfelt_nicht;
   const auto& einstein = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
   const int player = state.CurrentPlayer();
   const std::int64_t die = player >= 0 ? state.FullHistory().back().action : -1;
+  const int parity = state.MoveNumber() % 4;
+  constexpr int kCells = ewn::kDefaultRows * ewn::kDefaultColumns;
+  static_assert(kCells > 16 && kCells <= 25, "the packed key holds 17 to 25 cells");
+  // Four bits a cell: 0 empty, 1-7 black 0-6, 8-14 white 0-6, read from a
+  // table by color and value; 15 marks a value outside 0..6 (never in the
+  // rules), and such a board is keyed by the digest below.
+  static constexpr std::array<std::uint8_t, 32> kCodes = {
+      1,  2,  3,  4,  5,  6,  7,  15,  // black
+      8,  9,  10, 11, 12, 13, 14, 15,  // white
+      0,  0,  0,  0,  0,  0,  0,  0,   // empty
+      15, 15, 15, 15, 15, 15, 15, 15};  // no such color
+  std::uint64_t outside = 0;
+  const auto cell_code = [&einstein, &outside](int cell) -> std::uint64_t {
+    const ewn::Cube& cube = einstein.board_[cell];
+    const std::uint32_t color = static_cast<std::uint8_t>(cube.color);
+    const auto value = static_cast<std::uint32_t>(cube.value);
+    const std::uint64_t code = kCodes[(color & 3) * 8 + (value & 7)];
+    outside |= ((code + 1) >> 4) | (static_cast<std::uint64_t>(value > 7) & (color != 2)) |
+               (color >> 2);
+    return code;
+  };
+  std::uint64_t low = 0, high = 0;
+  for (int cell = 0; cell < 16; ++cell) low |= cell_code(cell) << (4 * cell);
+  for (int cell = 16; cell < kCells; ++cell) high |= cell_code(cell) << (4 * (cell - 16));
+  const bool packs = !outside && player + 8 >= 0 && player + 8 < 16 && die + 2 >= 0 && die + 2 < 16;
+  if (packs) {
+    high |= static_cast<std::uint64_t>(player + 8) << 36 |
+            static_cast<std::uint64_t>(parity) << 40 |
+            static_cast<std::uint64_t>(die + 2) << 44 | std::uint64_t{1} << 63;
+    return static_cast<Key>(high) << 64 | low;
+  }
   Key key = 0xE175;
   key = ExtendDigest(key, static_cast<std::uint64_t>(static_cast<std::uint32_t>(player + 8)) << 32 |
-                              static_cast<std::uint64_t>(state.MoveNumber() % 4) << 16 |
+                              static_cast<std::uint64_t>(parity) << 16 |
                               static_cast<std::uint64_t>(die + 2));
   std::uint64_t word = 0;
   int bytes = 0;
-  for (int cell = 0; cell < ewn::kDefaultRows * ewn::kDefaultColumns; ++cell) {
+  for (int cell = 0; cell < kCells; ++cell) {
     const ewn::Cube& cube = einstein.board_[cell];
     std::uint64_t code;
     if (cube.color == ewn::Color::kEmpty) {

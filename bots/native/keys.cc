@@ -8,32 +8,6 @@
 namespace starspiel {
 namespace {
 
-constexpr Key kModulus = (static_cast<Key>(1) << 127) - 1;
-// bots/keys.py's DIGEST_MULTIPLIER, 0x20ED522615E56B36218A9C69723E4FFD.
-constexpr Key kMultiplier =
-    (static_cast<Key>(0x20ED522615E56B36ULL) << 64) | static_cast<Key>(0x218A9C69723E4FFDULL);
-
-Key Fold(Key x) { return (x & kModulus) + (x >> 127); }
-
-// a * b mod 2^127 - 1 for a, b < 2^127, from four 64-bit partial products.
-Key MulMod(Key a, Key b) {
-  using U64 = std::uint64_t;
-  const U64 a0 = static_cast<U64>(a), a1 = static_cast<U64>(a >> 64);
-  const U64 b0 = static_cast<U64>(b), b1 = static_cast<U64>(b >> 64);
-  const Key p0 = static_cast<Key>(a0) * b0;
-  const Key mid = static_cast<Key>(a0) * b1 + static_cast<Key>(a1) * b0;  // < 2^128
-  const Key p3 = static_cast<Key>(a1) * b1;
-  const Key low = p0 + (mid << 64);
-  const Key carry = low < p0 ? 1 : 0;
-  const Key high = p3 + (mid >> 64) + carry;  // product = high * 2^128 + low
-  // 2^127 = 1 and 2^128 = 2 modulo 2^127 - 1.
-  Key r = Fold(Fold(low));
-  Key h = Fold(Fold(high << 1));
-  r = Fold(r + h);
-  if (r >= kModulus) r -= kModulus;
-  return r;
-}
-
 std::map<std::string, KeyScheme>& Schemes() {
   static auto* schemes = new std::map<std::string, KeyScheme>();
   return *schemes;
@@ -45,13 +19,6 @@ std::mutex& SchemesMutex() {
 }
 
 }  // namespace
-
-Key ExtendDigest(Key digest, std::uint64_t value) {
-  Key r = MulMod(digest, kMultiplier) + static_cast<Key>(value) + 1;
-  r = Fold(r);
-  if (r >= kModulus) r -= kModulus;
-  return r;
-}
 
 Key HistoryDigest(const std::vector<open_spiel::Action>& history) {
   Key digest = 0;
