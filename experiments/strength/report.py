@@ -42,7 +42,7 @@ def _cell(result: dict[str, Any] | None) -> str:
     head = verdict.split(" at look")[0]
     if head in ("wins", "loses"):
         text = f"**{head}** {score}"
-        if result.get("stopped_at_look"):
+        if result.get("stopped_at_look") and result["games"] < result["planned_games"]:
             text += f" (stopped at {result['games']} games)"
     else:
         bound = verdict.split("of ")[1].split(" or")[0]

@@ -182,7 +182,7 @@ def study_result(study: Study, out: Path) -> dict[str, Any]:
                 engines[bot].add(str(move["engine"]))
     planned = study.games
     text = verdict(stats, stats["games"] if stopped else planned, critical)
-    if stopped is not None:
+    if stopped is not None and stopped[0] < power.LOOKS:
         text += f" at look {stopped[0]} of {power.LOOKS}"
     return {
         "study": study.name,
