@@ -44,11 +44,21 @@ def pairs_needed(
     return math.ceil((_z_sum(alpha, power) * sd / effect) ** 2)
 
 
-def detectable_effect(sd: float, pairs: int, alpha: float = ALPHA, power: float = POWER) -> float:
-    """The smallest true lead over 0.5 that `pairs` pairs detect with this power."""
+def detectable_effect(
+    sd: float,
+    pairs: int,
+    alpha: float = ALPHA,
+    power: float = POWER,
+    critical: float | None = None,
+) -> float:
+    """The smallest true lead over 0.5 that `pairs` pairs detect with this power.
+
+    `critical`: the |z| the test rejects at, when not alpha's (an interim look's boundary).
+    """
     if pairs <= 0:
         return math.inf
-    return _z_sum(alpha, power) * sd / math.sqrt(pairs)
+    z_sum = _z_sum(alpha, power) if critical is None else critical + NormalDist().inv_cdf(power)
+    return z_sum * sd / math.sqrt(pairs)
 
 
 # Interim looks. A study looks at its games LOOKS times, after each quarter of

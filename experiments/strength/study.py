@@ -9,14 +9,13 @@ import statistics
 import subprocess
 import time
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any
 
 from experiments.common.runner import RunnerOptions
 from experiments.strength import power
 from experiments.strength.plan import Study
 from experiments.tournament import RECORDS_FILE, run_tournament
-from experiments.tournament.stats import pair_interval, pairing_stats
+from experiments.tournament.stats import Z95, pair_interval, pairing_stats
 
 SESSIONS_FILE = "sessions.jsonl"
 SEQUENTIAL = "looks"  # power.LOOKS interim looks with O'Brien-Fleming boundaries
@@ -83,7 +82,7 @@ def run_study(study: Study, out: Path, options: RunnerOptions) -> dict[str, Any]
                 plots=False,
                 limit=power.look_games(study.games, look),
             )
-            if design == SEQUENTIAL and _stopped_at(study, out) is not None:
+            if design == SEQUENTIAL and _stopped_at(study, _records(out)) is not None:
                 break
     finally:
         session["seconds"] = round(time.perf_counter() - start, 1)
@@ -101,7 +100,7 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def verdict(stats: dict[str, Any], planned: int, critical: float = 1.96) -> str:
+def verdict(stats: dict[str, Any], planned: int, critical: float = Z95) -> str:
     """wins / loses from the pair interval, else the difference the games could rule out.
 
     `critical`: the z the interval was built with; the difference ruled out is the
@@ -115,8 +114,7 @@ def verdict(stats: dict[str, Any], planned: int, critical: float = 1.96) -> str:
         return prefix + "wins"
     if stats["pair_hi"] < 0.5:
         return prefix + "loses"
-    z_sum = critical + NormalDist().inv_cdf(power.POWER)
-    effect = z_sum * power.pair_sd(stats["pentanomial"]) / math.sqrt(pairs)
+    effect = power.detectable_effect(power.pair_sd(stats["pentanomial"]), pairs, critical=critical)
     bound = max(power.EFFECT, math.ceil(effect * 100 - 1e-9) / 100)
     return prefix + f"no difference of {bound:.2f} or more at {stats['games']} games"
 
@@ -135,9 +133,8 @@ def _prefix(records: list[dict[str, Any]], games: int) -> list[dict[str, Any]] |
     return mine if len({r["game_index"] for r in mine}) == games else None
 
 
-def _stopped_at(study: Study, out: Path) -> tuple[int, dict[str, Any]] | None:
+def _stopped_at(study: Study, records: list[dict[str, Any]]) -> tuple[int, dict[str, Any]] | None:
     """The first look whose pair z crossed its boundary, with that look's statistics."""
-    records = _records(out)
     for look in range(1, power.LOOKS + 1):
         prefix = _prefix(records, power.look_games(study.games, look))
         if prefix is None:
@@ -160,11 +157,11 @@ def study_result(study: Study, out: Path) -> dict[str, Any]:
     sessions = _lines(out / SESSIONS_FILE)
     design = _design(sessions)
     stats = pairing_stats(records, 0, 1)
-    critical = 1.96
+    critical = Z95
     stopped = None
     if design == SEQUENTIAL:
         critical = power.look_boundary(power.LOOKS)
-        stopped = _stopped_at(study, out)
+        stopped = _stopped_at(study, records)
         if stopped is not None:
             look, stats = stopped
             critical = power.look_boundary(look)
