@@ -103,6 +103,7 @@ Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions o
   lookup_children_ = !digest_keys;
   cache_leaves_ = table_ != nullptr && lookup_children_;
   undo_ = options_.use_undo && UndoWorks();
+  if (options_.use_undo && !undo_) restorer_ = WorkingRestorer();
   history_order_.assign(game_->NumPlayers(),
                         std::vector<std::int64_t>(game_->NumDistinctActions(), 0));
   ResetStats();
@@ -129,6 +130,17 @@ Searcher::Node Searcher::Child(const Node& node, open_spiel::Action action) cons
 template <class SearchFn>
 double Searcher::SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search) {
   open_spiel::State* state = node.state;
+  if (restorer_ != nullptr) {
+    Snapshot snapshot;
+    restorer_->save(*state, &snapshot);
+    state->ApplyAction(action);
+    Node view;
+    view.state = state;
+    if (use_digest_) view.digest = ExtendDigest(node.digest, action);
+    const double value = search(view);
+    restorer_->restore(state, snapshot);
+    return value;
+  }
   // A game's first move is always cloned (backgammon cannot undo its opening roll).
   if (!undo_ || state->FullHistory().empty()) {
     const Node child = Child(node, action);
@@ -168,15 +180,35 @@ bool Searcher::UndoWorks() const {
     auto it = known.find(game_string);
     if (it != known.end()) return it->second;
   }
-  const bool works = CheckUndo();
+  const bool works = CheckUndo(nullptr);
   std::lock_guard<std::mutex> lock(mutex);
   known[game_string] = works;
   return works;
 }
 
-bool Searcher::CheckUndo() const {
+// The game's field restorer (field_undo.h) where it has one and it passes the
+// same check as UndoAction, once per process and game string.
+const FieldRestorer* Searcher::WorkingRestorer() const {
+  const FieldRestorer* restorer = FindFieldRestorer(game_name_, *game_->NewInitialState());
+  if (restorer == nullptr) return nullptr;
+  static std::mutex mutex;
+  static std::map<std::string, bool> known;
+  const std::string game_string = game_->ToString();
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = known.find(game_string);
+    if (it != known.end()) return it->second ? restorer : nullptr;
+  }
+  const bool works = CheckUndo(restorer);
+  std::lock_guard<std::mutex> lock(mutex);
+  known[game_string] = works;
+  return works ? restorer : nullptr;
+}
+
+bool Searcher::CheckUndo(const FieldRestorer* restorer) const {
   // Two plies of every few moves along a line of play, each compared with a clone:
-  // after ApplyAction the state must equal Child(), after UndoAction the state before.
+  // after ApplyAction the state must equal Child(), after UndoAction (or the
+  // restorer's restore) the state before.
   auto same = [](const open_spiel::State& a, const open_spiel::State& b) {
     if (a.ToString() != b.ToString() || a.History() != b.History() ||
         a.CurrentPlayer() != b.CurrentPlayer() || a.IsTerminal() != b.IsTerminal()) {
@@ -200,24 +232,37 @@ bool Searcher::CheckUndo() const {
     std::unique_ptr<open_spiel::State> state = game_->NewInitialState();
     for (int step = 0; step < 60 && !state->IsTerminal(); ++step) {
       const std::vector<open_spiel::Action> actions = moves(*state);
-      if (!state->FullHistory().empty()) {  // the first move is never undone (SearchAfter)
+      // The first move is never undone (SearchAfter), but it is restored.
+      if (restorer != nullptr || !state->FullHistory().empty()) {
         for (open_spiel::Action a : actions) {
           std::unique_ptr<open_spiel::State> before = state->Clone();
           std::unique_ptr<open_spiel::State> child = state->Child(a);
           const open_spiel::Player mover = state->CurrentPlayer();
+          Snapshot saved;
+          if (restorer != nullptr) restorer->save(*state, &saved);
           state->ApplyAction(a);
           if (!same(*state, *child)) return false;
           if (!state->IsTerminal()) {
             const open_spiel::Player next = state->CurrentPlayer();
             for (open_spiel::Action b : moves(*state)) {
               std::unique_ptr<open_spiel::State> grandchild = child->Child(b);
+              Snapshot saved_child;
+              if (restorer != nullptr) restorer->save(*state, &saved_child);
               state->ApplyAction(b);
               if (!same(*state, *grandchild)) return false;
-              state->UndoAction(next, b);
+              if (restorer != nullptr) {
+                restorer->restore(state.get(), saved_child);
+              } else {
+                state->UndoAction(next, b);
+              }
               if (!same(*state, *child)) return false;
             }
           }
-          state->UndoAction(mover, a);
+          if (restorer != nullptr) {
+            restorer->restore(state.get(), saved);
+          } else {
+            state->UndoAction(mover, a);
+          }
           if (!same(*state, *before)) return false;
         }
       }
@@ -344,6 +389,10 @@ RootResult Searcher::Search(const open_spiel::State& state, int depth,
                             const std::vector<std::int64_t>& root_order, RootResult* partial) {
   if (depth < 0) throw std::invalid_argument("depth must be >= 0, got " + std::to_string(depth));
   Node node;
+  if (restorer_ != nullptr && !restorer_->applies(state)) {
+    throw std::invalid_argument("a state of another class than " + game_name_ +
+                                "'s own was passed to its searcher");
+  }
   node.owned = state.Clone();
   node.state = node.owned.get();
   if (use_digest_) node.digest = HistoryDigest(state.History());

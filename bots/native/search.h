@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bots/native/evaluator.h"
+#include "bots/native/field_undo.h"
 #include "bots/native/keys.h"
 #include "bots/native/table.h"
 #include "open_spiel/spiel.h"
@@ -117,7 +118,7 @@ class Searcher {
   void set_deadline(double deadline) { deadline_ = deadline; }
   void set_interrupt_check(InterruptCheck check) { interrupt_check_ = std::move(check); }
   const SearchOptions& options() const { return options_; }
-  bool searches_in_place() const { return undo_; }
+  bool searches_in_place() const { return undo_ || restorer_ != nullptr; }
   std::int64_t table_size() const { return table_ ? table_->size() : 0; }
   std::int64_t leaf_store_size() const { return table_ ? table_->leaf_size() : 0; }
   std::int64_t table_bytes() const { return table_ ? table_->MemoryBytes() : 0; }
@@ -151,7 +152,8 @@ class Searcher {
   template <class SearchFn>
   double SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search);
   bool UndoWorks() const;
-  bool CheckUndo() const;
+  bool CheckUndo(const FieldRestorer* restorer) const;
+  const FieldRestorer* WorkingRestorer() const;
   Key NodeKey(const Node& node) const;
   void Tick();
   void CheckClock();
@@ -210,6 +212,8 @@ class Searcher {
   std::unique_ptr<TranspositionTable> table_;
   bool chance_pruning_;
   bool undo_ = false;  // children by ApplyAction/UndoAction instead of Child()
+  // Else children by ApplyAction and this restorer's saved fields, where it has one.
+  const FieldRestorer* restorer_ = nullptr;
   bool use_fields_key_ = false;  // the scheme's key from the state's fields, not its text
   bool use_digest_ = false;     // nodes carry history digests
   bool lookup_children_ = false;

@@ -1,0 +1,137 @@
+// The restorers of field_undo.h. Each saves every field its game's
+// DoApplyAction writes (read from OpenSpiel 2.0.2's sources); the searcher
+// checks each one against clones along lines of play before it trusts it
+// (Searcher::CheckUndo), and the engines' equal node counts check it again.
+// The fields are private in OpenSpiel's headers; they are read with access
+// control lifted, which changes no layout (as in fast_keys.cc).
+#include "bots/native/field_undo.h"
+
+#include <array>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <typeinfo>
+#include <vector>
+
+#define private public
+#define protected public
+#include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
+#include "open_spiel/games/pig/pig.h"
+#include "open_spiel/spiel.h"
+#undef protected
+#undef private
+
+namespace starspiel {
+namespace {
+
+// The base State's history and move number are protected: reached through
+// pointers to members named from a derived class (spiel.h was read before
+// access control was lifted).
+struct StateFields : open_spiel::State {
+  static constexpr auto kHistory = &StateFields::history_;
+  static constexpr auto kMoveNumber = &StateFields::move_number_;
+};
+
+template <class Fields>
+void Store(const open_spiel::State& state, const Fields& fields, Snapshot* snapshot) {
+  static_assert(std::is_trivially_copyable_v<Fields> && sizeof(Fields) <= sizeof(Snapshot::fields));
+  snapshot->history_size = (state.*StateFields::kHistory).size();
+  snapshot->move_number = state.*StateFields::kMoveNumber;
+  std::memcpy(snapshot->fields, &fields, sizeof(Fields));
+}
+
+template <class Fields>
+Fields Load(open_spiel::State* state, const Snapshot& snapshot) {
+  (state->*StateFields::kHistory).resize(snapshot.history_size);
+  state->*StateFields::kMoveNumber = snapshot.move_number;
+  Fields fields;
+  std::memcpy(&fields, snapshot.fields, sizeof(Fields));
+  return fields;
+}
+
+// ------------------------------------------------------------------- pig
+
+constexpr std::size_t kMaxPigPlayers = 10;  // pig's own limit on players
+
+struct PigFields {
+  int total_moves, cur_player, turn_player, turn_total;
+  std::array<int, kMaxPigPlayers> scores;
+};
+
+bool PigApplies(const open_spiel::State& state) {
+  if (typeid(state) != typeid(open_spiel::pig::PigState)) return false;
+  return static_cast<const open_spiel::pig::PigState&>(state).scores_.size() <= kMaxPigPlayers;
+}
+
+void PigSave(const open_spiel::State& state, Snapshot* snapshot) {
+  const auto& pig = static_cast<const open_spiel::pig::PigState&>(state);
+  PigFields fields{pig.total_moves_, pig.cur_player_, pig.turn_player_, pig.turn_total_, {}};
+  std::copy(pig.scores_.begin(), pig.scores_.end(), fields.scores.begin());
+  Store(state, fields, snapshot);
+}
+
+void PigRestore(open_spiel::State* state, const Snapshot& snapshot) {
+  auto& pig = static_cast<open_spiel::pig::PigState&>(*state);
+  const PigFields fields = Load<PigFields>(state, snapshot);
+  pig.total_moves_ = fields.total_moves;
+  pig.cur_player_ = fields.cur_player;
+  pig.turn_player_ = fields.turn_player;
+  pig.turn_total_ = fields.turn_total;
+  std::copy(fields.scores.begin(), fields.scores.begin() + pig.scores_.size(),
+            pig.scores_.begin());
+}
+
+// ------------------------------------------------------- einstein_wurfelt_nicht
+
+namespace ewn = open_spiel::einstein_wurfelt_nicht;
+
+struct EinsteinFields {
+  int cur_player, prev_player, winner, total_moves, turns, die_roll;
+  std::array<int, 2> cubes;
+  std::array<ewn::Cube, ewn::k2dMaxBoardSize> board;
+  std::size_t turn_info_size;
+};
+
+bool EinsteinApplies(const open_spiel::State& state) {
+  return typeid(state) == typeid(ewn::EinsteinWurfeltNichtState);
+}
+
+void EinsteinSave(const open_spiel::State& state, Snapshot* snapshot) {
+  const auto& s = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
+  const EinsteinFields fields{s.cur_player_, s.prev_player_, s.winner_,
+                              s.total_moves_, s.turns_,      s.die_roll_,
+                              s.cubes_,       s.board_,      s.turn_history_info_.size()};
+  Store(state, fields, snapshot);
+}
+
+void EinsteinRestore(open_spiel::State* state, const Snapshot& snapshot) {
+  auto& s = static_cast<ewn::EinsteinWurfeltNichtState&>(*state);
+  const EinsteinFields fields = Load<EinsteinFields>(state, snapshot);
+  s.cur_player_ = fields.cur_player;
+  s.prev_player_ = fields.prev_player;
+  s.winner_ = fields.winner;
+  s.total_moves_ = fields.total_moves;
+  s.turns_ = fields.turns;
+  s.die_roll_ = fields.die_roll;
+  s.cubes_ = fields.cubes;
+  s.board_ = fields.board;
+  // TurnHistoryInfo has no default constructor: cut, never grow.
+  s.turn_history_info_.erase(s.turn_history_info_.begin() + fields.turn_info_size,
+                             s.turn_history_info_.end());
+}
+
+constexpr std::array<FieldRestorer, 2> kRestorers = {{
+    {"pig", PigApplies, PigSave, PigRestore},
+    {"einstein_wurfelt_nicht", EinsteinApplies, EinsteinSave, EinsteinRestore},
+}};
+
+}  // namespace
+
+const FieldRestorer* FindFieldRestorer(const std::string& game, const open_spiel::State& state) {
+  for (const FieldRestorer& restorer : kRestorers) {
+    if (game == restorer.game && restorer.applies(state)) return &restorer;
+  }
+  return nullptr;
+}
+
+}  // namespace starspiel

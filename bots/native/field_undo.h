@@ -1,0 +1,42 @@
+// In-place search for games whose UndoAction is missing (pig) or unsound
+// (einstein_wurfelt_nicht) in OpenSpiel 2.0.2.
+//
+// Cloning a state copies its whole history, and the ApplyAction after the
+// clone copies it again as the vector grows: in pig that was most of a node's
+// cost. Here the fields an ApplyAction can change are saved before it and
+// written back after, so the searcher applies and restores instead of
+// cloning. The states visited are the same, so node counts do not move.
+#ifndef STARSPIEL_BOTS_NATIVE_FIELD_UNDO_H_
+#define STARSPIEL_BOTS_NATIVE_FIELD_UNDO_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "open_spiel/spiel.h"
+
+namespace starspiel {
+
+// What a restorer saves: the base State's history length and move number, and
+// the game's own fields in `fields` (trivially copyable structs, see the .cc).
+struct Snapshot {
+  std::size_t history_size = 0;
+  int move_number = 0;
+  alignas(8) unsigned char fields[512];
+};
+
+struct FieldRestorer {
+  const char* game;  // the game's short name
+  bool (*applies)(const open_spiel::State& state);
+  void (*save)(const open_spiel::State& state, Snapshot* snapshot);
+  // Writes the saved fields back; the history is cut to its saved length.
+  void (*restore)(open_spiel::State* state, const Snapshot& snapshot);
+};
+
+// The restorer for `game`'s states, or nullptr where it has none or `state`
+// is not of the class it was written for (a Python twin, say).
+const FieldRestorer* FindFieldRestorer(const std::string& game,
+                                       const open_spiel::State& state);
+
+}  // namespace starspiel
+
+#endif  // STARSPIEL_BOTS_NATIVE_FIELD_UNDO_H_
