@@ -32,14 +32,27 @@ namespace starspiel {
 // player and whether a roll is pending.
 Key PigFieldsKey(const open_spiel::State& state) {
   const auto& pig = static_cast<const open_spiel::pig::PigState&>(state);
-  Key key = 0x9160;  // tells the scheme apart from other games' keys
   const std::vector<int>& scores = pig.scores_;
+  const std::uint64_t rolling_bit = pig.cur_player_ == open_spiel::kChancePlayerId ? 1 : 0;
+  // Two players whose fields fit: the fields themselves, packed (exact, and
+  // cheaper than the digest), with the top bit set, which no digest has.
+  if (scores.size() == 2 && scores[0] >= 0 && scores[1] >= 0 && pig.turn_total_ >= 0 &&
+      pig.turn_player_ >= 0 && pig.turn_player_ < 16) {
+    const std::uint64_t low = static_cast<std::uint64_t>(static_cast<std::uint32_t>(scores[0])) |
+                              static_cast<std::uint64_t>(static_cast<std::uint32_t>(scores[1]))
+                                  << 32;
+    const std::uint64_t high = static_cast<std::uint64_t>(static_cast<std::uint32_t>(pig.turn_total_)) |
+                               static_cast<std::uint64_t>(pig.turn_player_) << 32 |
+                               rolling_bit << 36 | std::uint64_t{1} << 63;
+    return static_cast<Key>(high) << 64 | low;
+  }
+  Key key = 0x9160;  // tells the scheme apart from other games' keys
   for (std::size_t i = 0; i < scores.size(); i += 2) {
     const std::uint64_t high = static_cast<std::uint32_t>(scores[i]);
     const std::uint64_t low = i + 1 < scores.size() ? static_cast<std::uint32_t>(scores[i + 1]) : 0;
     key = ExtendDigest(key, high << 32 | low);
   }
-  const std::uint64_t rolling = pig.cur_player_ == open_spiel::kChancePlayerId ? 1 : 0;
+  const std::uint64_t rolling = rolling_bit;
   const std::uint64_t turn = static_cast<std::uint32_t>(pig.turn_total_);
   const std::uint64_t player = static_cast<std::uint32_t>(pig.turn_player_);
   return ExtendDigest(key, turn << 32 | player << 1 | rolling);

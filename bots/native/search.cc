@@ -156,6 +156,21 @@ double Searcher::SearchAfter(const Node& node, open_spiel::Action action, Search
   return value;
 }
 
+template <class Fn>
+auto Searcher::AtChild(const Node& child, Fn&& fn) {
+  if (child.state != nullptr) return fn(child);
+  open_spiel::State* state = child.parent->state;
+  Snapshot snapshot;
+  restorer_->save(*state, &snapshot);
+  state->ApplyAction(child.action);
+  Node view;
+  view.state = state;
+  view.digest = child.digest;
+  auto result = fn(view);
+  restorer_->restore(state, snapshot);
+  return result;
+}
+
 // Whether ApplyAction followed by UndoAction restores this game's states, along
 // one line of play: cloning a state costs more than a node's other work in
 // backgammon and einstein (their histories are copied), so these games are
@@ -734,9 +749,11 @@ double Searcher::Star(const Node& node, const Outcomes& outcomes, int depth, dou
         return SearchNode(child, depth, window_low, window_high);
       });
     } else {
-      value = SearchChild(children[i], players[i], keys.empty() ? nullptr : &keys[i],
-                          keep_probes ? probes[i].get() : nullptr, depth, window_low,
-                          window_high);
+      value = AtChild(children[i], [&](const Node& child) {
+        return SearchChild(child, players[i], keys.empty() ? nullptr : &keys[i],
+                           keep_probes ? probes[i].get() : nullptr, depth, window_low,
+                           window_high);
+      });
     }
     if (have_proven) {
       value = VerifyProbable(children[i], depth, value, lower_cut, upper_cut, window_low,
@@ -762,11 +779,15 @@ double Searcher::VerifyProbable(const Node& child, int depth, double value, doub
                                 double proven_low, double proven_high) {
   if (lower_cut < value && value <= window_low && proven_low < value) {
     ++stats_.probcut_researches;
-    return SearchNode(child, depth, std::max(lower_cut, proven_low), window_high);
+    return AtChild(child, [&](const Node& made) {
+      return SearchNode(made, depth, std::max(lower_cut, proven_low), window_high);
+    });
   }
   if (upper_cut > value && value >= window_high && proven_high > value) {
     ++stats_.probcut_researches;
-    return SearchNode(child, depth, window_low, std::min(upper_cut, proven_high));
+    return AtChild(child, [&](const Node& made) {
+      return SearchNode(made, depth, window_low, std::min(upper_cut, proven_high));
+    });
   }
   return value;
 }
@@ -794,21 +815,31 @@ void Searcher::Expand(const Node& node, const Outcomes& outcomes, int depth,
   const bool check_clock = count > kTimeCheckInterval && deadline_ > 0.0;
   for (std::size_t i = 0; i < count; ++i) {
     if (check_clock && i % kTimeCheckInterval == 0) CheckClock();
-    children[i] = Child(node, outcomes[i].first);
-    const int player = players[i] = children[i].state->CurrentPlayer();
-    if (player < 0 && player != kChance) {
-      ++stats_.nodes;
-      ++stats_.leaves;
-      lo[i] = hi[i] = TerminalValue(children[i]);
-    } else if (keys != nullptr) {
-      const Key key = (*keys)[i] = NodeKey(children[i]);
-      if (const Entry* entry = table_->Get(key)) {
-        if (EntryDecides(entry->depth, depth)) {
-          if (entry->lower > lo[i]) lo[i] = entry->lower;
-          if (entry->upper < hi[i]) hi[i] = entry->upper;
+    if (restorer_ != nullptr) {  // made when visited, in place
+      Node& child = children[i];
+      child.parent = &node;
+      child.action = outcomes[i].first;
+      if (use_digest_) child.digest = ExtendDigest(node.digest, child.action);
+    } else {
+      children[i] = Child(node, outcomes[i].first);
+    }
+    AtChild(children[i], [&](const Node& child) {
+      const int player = players[i] = child.state->CurrentPlayer();
+      if (player < 0 && player != kChance) {
+        ++stats_.nodes;
+        ++stats_.leaves;
+        lo[i] = hi[i] = TerminalValue(child);
+      } else if (keys != nullptr) {
+        const Key key = (*keys)[i] = NodeKey(child);
+        if (const Entry* entry = table_->Get(key)) {
+          if (EntryDecides(entry->depth, depth)) {
+            if (entry->lower > lo[i]) lo[i] = entry->lower;
+            if (entry->upper < hi[i]) hi[i] = entry->upper;
+          }
         }
       }
-    }
+      return 0;
+    });
   }
 }
 
@@ -883,8 +914,10 @@ std::optional<double> Searcher::Probe(std::vector<Node>& children,
     ProbedChild* record = probed[i].get();
     if (record == nullptr) {
       if (rank > 0) continue;  // not probed in the first round: never probed
-      probed[i] = StartProbing(child, players[i], depth, alpha, beta,
-                               keys != nullptr ? &(*keys)[i] : nullptr);
+      probed[i] = AtChild(child, [&](const Node& made) {
+        return StartProbing(made, players[i], depth, alpha, beta,
+                            keys != nullptr ? &(*keys)[i] : nullptr);
+      });
       record = probed[i].get();
       if (record == nullptr) continue;
     } else if (record->moves.size() != rank || rank >= record->ordered.size()) {
@@ -897,8 +930,10 @@ std::optional<double> Searcher::Probe(std::vector<Node>& children,
       const double lower_cut = (alpha - (sum_hi - prob * hi_i) + 0.5 * tol_low) / prob;
       const double window_low = lower_cut > lo[i] ? lower_cut : lo[i];
       if (window_low >= hi_i) continue;
-      const double value = SearchAfter(child, action, [&](const Node& grandchild) {
-        return SearchNode(grandchild, child_depth, window_low, hi_i);
+      const double value = AtChild(child, [&](const Node& made) {
+        return SearchAfter(made, action, [&](const Node& grandchild) {
+          return SearchNode(grandchild, child_depth, window_low, hi_i);
+        });
       });
       record->moves.push_back(ProbedMove{action, value, window_low, hi_i});
       if (value < hi_i) {
@@ -914,8 +949,10 @@ std::optional<double> Searcher::Probe(std::vector<Node>& children,
       const double upper_cut = (beta - (sum_lo - prob * lo_i) - 0.5 * tol_high) / prob;
       const double window_high = upper_cut < hi[i] ? upper_cut : hi[i];
       if (window_high <= lo_i) continue;
-      const double value = SearchAfter(child, action, [&](const Node& grandchild) {
-        return SearchNode(grandchild, child_depth, lo_i, window_high);
+      const double value = AtChild(child, [&](const Node& made) {
+        return SearchAfter(made, action, [&](const Node& grandchild) {
+          return SearchNode(grandchild, child_depth, lo_i, window_high);
+        });
       });
       record->moves.push_back(ProbedMove{action, value, lo_i, window_high});
       if (value > lo_i) {
@@ -980,8 +1017,10 @@ std::optional<double> Searcher::ProbCut(std::vector<Node>& children,
     NestedCount counting(probcut_level_, stats_.nodes, stats_.probcut_nodes);
     for (std::size_t i = 0; i < children.size(); ++i) {
       if (lo[i] == hi[i]) continue;
-      const double shallow = SearchNode(children[i], shallow_depth, -kInf, kInf);
-      const int mover = children[i].state->CurrentPlayer();
+      const auto [shallow, mover] = AtChild(children[i], [&](const Node& child) {
+        return std::pair<double, int>(SearchNode(child, shallow_depth, -kInf, kInf),
+                                      child.state->CurrentPlayer());
+      });
       double predicted, sigma;
       if (model.has_mover && mover >= 0) {
         const double sign = mover == options_.player ? 1.0 : -1.0;

@@ -130,6 +130,10 @@ class Searcher {
     open_spiel::State* state = nullptr;
     Key digest = 0;
     std::unique_ptr<open_spiel::State> owned;
+    // A chance child not yet made (state == nullptr): `action` applied to
+    // `parent`'s state in place, and restored, each time it is visited (AtChild).
+    const Node* parent = nullptr;
+    open_spiel::Action action = 0;
   };
   struct ProbedMove {
     std::int64_t action;
@@ -151,6 +155,9 @@ class Searcher {
   // action applied and then undone, where the game undoes moves; else on a clone.
   template <class SearchFn>
   double SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search);
+  // fn(child) on a made child, or on its parent's state with its action applied.
+  template <class Fn>
+  auto AtChild(const Node& child, Fn&& fn);
   bool UndoWorks() const;
   bool CheckUndo(const FieldRestorer* restorer) const;
   const FieldRestorer* WorkingRestorer() const;
