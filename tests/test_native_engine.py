@@ -340,11 +340,18 @@ def test_engines_agree_on_a_position_keyed_python_game_without_a_table(algorithm
 
 @pytest.mark.parametrize(
     "game_string,in_place",
-    [("pig", True), ("einstein_wurfelt_nicht", True), ("dice", True), ("backgammon", False)],
+    [
+        ("pig", True),
+        ("einstein_wurfelt_nicht", True),
+        ("backgammon", True),
+        ("dice", True),
+        ("2048", False),
+    ],
 )
 def test_searches_in_place_where_states_can_be_restored(game_string, in_place):
-    """pig has no UndoAction and einstein's is unsound in open_spiel 2.0.2: the engine saves
-    and restores their fields instead of cloning (bots/native/field_undo.cc)."""
+    """pig has no UndoAction and einstein's and backgammon's are unsound in open_spiel 2.0.2:
+    the engine saves and restores their fields instead of cloning (bots/native/field_undo.cc).
+    2048 has neither and is cloned."""
     game = pyspiel.load_game(game_string)
     bot = bots.make_bot("star2(max_depth=2)", game, 0, engine="native")
     assert bot.searcher._native.searches_in_place is in_place
@@ -357,6 +364,7 @@ def test_searches_in_place_where_states_can_be_restored(game_string, in_place):
         ("pig(winscore=25)", "chanceprobcut", 4),
         ("einstein_wurfelt_nicht", "star2", 2),
         ("einstein_wurfelt_nicht", "mcms(samples=3,seed=5)", 2),
+        ("backgammon", "star2", 1),
     ],
 )
 def test_engines_agree_along_a_whole_game(tmp_path, game_string, spec, depth):

@@ -15,6 +15,7 @@
 
 #define private public
 #define protected public
+#include "open_spiel/games/backgammon/backgammon.h"
 #include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
 #include "open_spiel/games/pig/pig.h"
 #include "open_spiel/spiel.h"
@@ -120,7 +121,76 @@ void EinsteinRestore(open_spiel::State* state, const Snapshot& snapshot) {
                              s.turn_history_info_.end());
 }
 
-constexpr std::array<FieldRestorer, 2> kRestorers = {{
+// ------------------------------------------------------------- backgammon
+
+namespace bg = open_spiel::backgammon;
+
+constexpr std::size_t kMaxDice = 4;
+
+struct BackgammonFields {
+  int cur_player, prev_player, turns, x_turns, o_turns;
+  bool double_turn;
+  int dice_count;
+  std::array<int, kMaxDice> dice;
+  std::array<int, bg::kNumPlayers> bar, scores;
+  std::array<std::array<int, bg::kNumPoints>, bg::kNumPlayers> board;
+  std::size_t turn_info_size;
+};
+
+bool BackgammonApplies(const open_spiel::State& state) {
+  if (typeid(state) != typeid(bg::BackgammonState)) return false;
+  const auto& s = static_cast<const bg::BackgammonState&>(state);
+  if (s.dice_.size() > kMaxDice || s.bar_.size() != bg::kNumPlayers ||
+      s.scores_.size() != bg::kNumPlayers || s.board_.size() != bg::kNumPlayers) {
+    return false;
+  }
+  for (const std::vector<int>& points : s.board_) {
+    if (points.size() != bg::kNumPoints) return false;
+  }
+  return true;
+}
+
+void BackgammonSave(const open_spiel::State& state, Snapshot* snapshot) {
+  const auto& s = static_cast<const bg::BackgammonState&>(state);
+  BackgammonFields fields;
+  fields.cur_player = s.cur_player_;
+  fields.prev_player = s.prev_player_;
+  fields.turns = s.turns_;
+  fields.x_turns = s.x_turns_;
+  fields.o_turns = s.o_turns_;
+  fields.double_turn = s.double_turn_;
+  fields.dice_count = static_cast<int>(s.dice_.size());
+  std::copy(s.dice_.begin(), s.dice_.end(), fields.dice.begin());
+  std::copy(s.bar_.begin(), s.bar_.end(), fields.bar.begin());
+  std::copy(s.scores_.begin(), s.scores_.end(), fields.scores.begin());
+  for (int p = 0; p < bg::kNumPlayers; ++p) {
+    std::copy(s.board_[p].begin(), s.board_[p].end(), fields.board[p].begin());
+  }
+  fields.turn_info_size = s.turn_history_info_.size();
+  Store(state, fields, snapshot);
+}
+
+void BackgammonRestore(open_spiel::State* state, const Snapshot& snapshot) {
+  auto& s = static_cast<bg::BackgammonState&>(*state);
+  const BackgammonFields fields = Load<BackgammonFields>(state, snapshot);
+  s.cur_player_ = fields.cur_player;
+  s.prev_player_ = fields.prev_player;
+  s.turns_ = fields.turns;
+  s.x_turns_ = fields.x_turns;
+  s.o_turns_ = fields.o_turns;
+  s.double_turn_ = fields.double_turn;
+  s.dice_.assign(fields.dice.begin(), fields.dice.begin() + fields.dice_count);
+  std::copy(fields.bar.begin(), fields.bar.end(), s.bar_.begin());
+  std::copy(fields.scores.begin(), fields.scores.end(), s.scores_.begin());
+  for (int p = 0; p < bg::kNumPlayers; ++p) {
+    std::copy(fields.board[p].begin(), fields.board[p].end(), s.board_[p].begin());
+  }
+  s.turn_history_info_.erase(s.turn_history_info_.begin() + fields.turn_info_size,
+                             s.turn_history_info_.end());
+}
+
+constexpr std::array<FieldRestorer, 3> kRestorers = {{
+    {"backgammon", BackgammonApplies, BackgammonSave, BackgammonRestore},
     {"pig", PigApplies, PigSave, PigRestore},
     {"einstein_wurfelt_nicht", EinsteinApplies, EinsteinSave, EinsteinRestore},
 }};

@@ -1,5 +1,5 @@
 // In-place search for games whose UndoAction is missing (pig) or unsound
-// (einstein_wurfelt_nicht) in OpenSpiel 2.0.2.
+// (einstein_wurfelt_nicht, backgammon) in OpenSpiel 2.0.2.
 //
 // Cloning a state copies its whole history, and the ApplyAction after the
 // clone copies it again as the vector grows: in pig that was most of a node's
