@@ -41,8 +41,8 @@ Key PigFieldsKey(const open_spiel::State& state) {
     const std::uint64_t low = static_cast<std::uint64_t>(static_cast<std::uint32_t>(scores[0])) |
                               static_cast<std::uint64_t>(static_cast<std::uint32_t>(scores[1]))
                                   << 32;
-    const std::uint64_t high = static_cast<std::uint64_t>(static_cast<std::uint32_t>(pig.turn_total_)) |
-                               static_cast<std::uint64_t>(pig.turn_player_) << 32 |
+    const auto turn_total = static_cast<std::uint64_t>(static_cast<std::uint32_t>(pig.turn_total_));
+    const std::uint64_t high = turn_total | static_cast<std::uint64_t>(pig.turn_player_) << 32 |
                                rolling_bit << 36 | std::uint64_t{1} << 63;
     return static_cast<Key>(high) << 64 | low;
   }
