@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,10 @@ def _list() -> None:
     print(f"{len(plan.studies())} studies, ~{total:.0f} CPU-hours in all")
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
@@ -48,6 +53,8 @@ def main(argv: Sequence[str]) -> None:
         flags.fail(str(error))
         return
     options = flags.runner_options(FLAGS, timeout_flag="game_timeout")
+    # A study stopped by `kill` records its session (wall time, load) as Ctrl-C does.
+    signal.signal(signal.SIGTERM, _interrupt)
     for s in chosen:
         print(f"{s.name}: {s.games} games of {s.bots[0]} v {s.bots[1]} in {s.game}")
         try:
