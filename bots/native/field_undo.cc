@@ -50,6 +50,13 @@ Fields Load(open_spiel::State* state, const Snapshot& snapshot) {
   return fields;
 }
 
+// A record vector cut back to its saved length (its elements may have no default
+// constructor, so never resized up).
+template <class T>
+void CutTo(std::vector<T>& records, std::size_t size) {
+  records.erase(records.begin() + static_cast<std::ptrdiff_t>(size), records.end());
+}
+
 // ------------------------------------------------------------------- pig
 
 constexpr std::size_t kMaxPigPlayers = 10;  // pig's own limit on players
@@ -116,9 +123,7 @@ void EinsteinRestore(open_spiel::State* state, const Snapshot& snapshot) {
   s.die_roll_ = fields.die_roll;
   s.cubes_ = fields.cubes;
   s.board_ = fields.board;
-  // TurnHistoryInfo has no default constructor: cut, never grow.
-  s.turn_history_info_.erase(s.turn_history_info_.begin() + fields.turn_info_size,
-                             s.turn_history_info_.end());
+  CutTo(s.turn_history_info_, fields.turn_info_size);
 }
 
 // ------------------------------------------------------------- backgammon
@@ -185,8 +190,7 @@ void BackgammonRestore(open_spiel::State* state, const Snapshot& snapshot) {
   for (int p = 0; p < bg::kNumPlayers; ++p) {
     std::copy(fields.board[p].begin(), fields.board[p].end(), s.board_[p].begin());
   }
-  s.turn_history_info_.erase(s.turn_history_info_.begin() + fields.turn_info_size,
-                             s.turn_history_info_.end());
+  CutTo(s.turn_history_info_, fields.turn_info_size);
 }
 
 constexpr std::array<FieldRestorer, 3> kRestorers = {{

@@ -127,19 +127,31 @@ Searcher::Node Searcher::Child(const Node& node, open_spiel::Action action) cons
   return child;
 }
 
+template <class Fn>
+auto Searcher::Restored(open_spiel::State* state, open_spiel::Action action, Key digest,
+                        Fn&& fn) {
+  Snapshot snapshot;
+  restorer_->save(*state, &snapshot);
+  state->ApplyAction(action);
+  Node view;
+  view.state = state;
+  view.digest = digest;
+  auto result = fn(view);
+  restorer_->restore(state, snapshot);
+  return result;
+}
+
+template <class Fn>
+auto Searcher::AtChild(const Node& child, Fn&& fn) {
+  if (child.state != nullptr) return fn(child);
+  return Restored(child.parent->state, child.action, child.digest, fn);
+}
+
 template <class SearchFn>
 double Searcher::SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search) {
   open_spiel::State* state = node.state;
   if (restorer_ != nullptr) {
-    Snapshot snapshot;
-    restorer_->save(*state, &snapshot);
-    state->ApplyAction(action);
-    Node view;
-    view.state = state;
-    if (use_digest_) view.digest = ExtendDigest(node.digest, action);
-    const double value = search(view);
-    restorer_->restore(state, snapshot);
-    return value;
+    return Restored(state, action, use_digest_ ? ExtendDigest(node.digest, action) : 0, search);
   }
   // A game's first move is always cloned (backgammon cannot undo its opening roll).
   if (!undo_ || state->FullHistory().empty()) {
@@ -154,21 +166,6 @@ double Searcher::SearchAfter(const Node& node, open_spiel::Action action, Search
   const double value = search(view);
   state->UndoAction(mover, action);
   return value;
-}
-
-template <class Fn>
-auto Searcher::AtChild(const Node& child, Fn&& fn) {
-  if (child.state != nullptr) return fn(child);
-  open_spiel::State* state = child.parent->state;
-  Snapshot snapshot;
-  restorer_->save(*state, &snapshot);
-  state->ApplyAction(child.action);
-  Node view;
-  view.state = state;
-  view.digest = child.digest;
-  auto result = fn(view);
-  restorer_->restore(state, snapshot);
-  return result;
 }
 
 // Whether ApplyAction followed by UndoAction restores this game's states, along

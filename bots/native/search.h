@@ -155,6 +155,10 @@ class Searcher {
   // action applied and then undone, where the game undoes moves; else on a clone.
   template <class SearchFn>
   double SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search);
+  // fn(view) with `action` applied to `state` in place, the restorer's saved
+  // fields written back after.
+  template <class Fn>
+  auto Restored(open_spiel::State* state, open_spiel::Action action, Key digest, Fn&& fn);
   // fn(child) on a made child, or on its parent's state with its action applied.
   template <class Fn>
   auto AtChild(const Node& child, Fn&& fn);
