@@ -174,6 +174,37 @@ def test_random_play_agrees_step_by_step(case):
         assert cpp.is_terminal()
 
 
+@pytest.mark.parametrize("n, plies, final", [(20, 2, True), (11, 3, False), (128, 2, False)])
+def test_large_random_trees_walk_back_to_the_python_leaves(n, plies, final):
+    # Wide random trees keep each level's arcs in a table filled a family of
+    # siblings at a time (n = 128 is past the table's int8 arcs: the map). One
+    # C++ state walks down and undoes back up; every leaf is the Python twin's.
+    params = {"n": n, "plies": plies, "order": "random", "seed": 11, "final_chance": final}
+    cpp_game = _native_game("ballard_tree", params)
+    py_game = PYTHON_GAMES["ballard_tree"](params)
+    rng = random.Random(n)
+    state = cpp_game.new_initial_state()
+    path: list[int] = []
+    for _ in range(60):
+        while not state.is_terminal():
+            path.append(rng.randrange(n))
+            state.apply_action(path[-1])
+        expected = py_game.new_initial_state()
+        for action in path:
+            expected.apply_action(action)
+        assert state.returns() == expected.returns(), path
+        for _undone in range(rng.randrange(1, len(path) + 1)):
+            state.undo_action(state.current_player(), path.pop())
+        assert str(state) == str(_replayed(py_game, path))
+
+
+def _replayed(game, path):
+    state = game.new_initial_state()
+    for action in path:
+        state.apply_action(action)
+    return state
+
+
 @pytest.mark.parametrize(
     "spec, words",
     [

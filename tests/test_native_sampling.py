@@ -91,6 +91,28 @@ def test_shuffle(seed: int | str) -> None:
         assert native.py_shuffle(seed, n) == items, n
 
 
+def _shuffled(text: str, n: int) -> list[int]:
+    items = list(range(n))
+    random.Random(text).shuffle(items)
+    return items
+
+
+@pytest.mark.parametrize("n", [1, 2, 4, 6, 10, 20, 40, 127, 300])
+def test_shuffles_seeded_side_by_side(n: int) -> None:
+    # Ballard's trees seed a family of siblings at once: mixed key lengths, more
+    # texts than lanes, a key too long for the lanes, and (n = 300) shuffles that
+    # need more outputs than the shortcut has all take the same permutations.
+    texts = [f"ballard:{s}:3,{a}" for s in (0, -7, 12345) for a in range(n if n < 30 else 13)]
+    texts += ["", "x" * 3000]
+    assert native.py_shuffled_ranges(texts, n) == [_shuffled(t, n) for t in texts]
+
+
+@FAST
+@given(st.lists(st.text(max_size=40), max_size=20), st.integers(min_value=0, max_value=60))
+def test_shuffles_seeded_side_by_side_any(texts: list[str], n: int) -> None:
+    assert native.py_shuffled_ranges(texts, n) == [_shuffled(t, n) for t in texts]
+
+
 @FAST
 @given(st.integers(min_value=0, max_value=2**128), st.integers(min_value=0, max_value=200))
 def test_shuffle_any(seed: int, n: int) -> None:

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace starspiel::pyrandom {
 namespace {
@@ -256,6 +258,147 @@ std::vector<int> Random::Choices(const std::vector<double>& weights, int k) {
     drawn.push_back(lo);
   }
   return drawn;
+}
+
+namespace {
+
+constexpr int kLanes = 8;
+constexpr int kWords = 624;  // MT19937's state
+// Outputs that need no twist beyond the first kWords - kM words' own.
+constexpr int kLazyWords = kWords - kM;
+
+using Lanes = std::uint32_t[kLanes];
+
+// init_genrand(19650218): where every init_by_array starts.
+const std::array<std::uint32_t, kWords>& GenRandStart() {
+  static const std::array<std::uint32_t, kWords> start = [] {
+    std::array<std::uint32_t, kWords> mt{};
+    mt[0] = 19650218U;
+    for (int i = 1; i < kWords; ++i) {
+      mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + static_cast<std::uint32_t>(i);
+    }
+    return mt;
+  }();
+  return start;
+}
+
+// Eight lanes of 32-bit words in one value (GCC's vector extension: one AVX2
+// register, or two SSE ones in the default clone).
+using Vec = std::uint32_t __attribute__((vector_size(4 * kLanes)));
+
+// init_by_array(key) for kLanes keys of `length` <= kWords words each at once:
+// pattern[j] holds each lane's key[j] + j. The chain runs in registers.
+__attribute__((target_clones("avx2", "default"))) void InitByArrayLanes(
+    const Lanes* pattern, int length, Lanes* mt) {
+  const std::array<std::uint32_t, kWords>& start = GenRandStart();
+  auto load = [](const Lanes& row) {
+    Vec v;
+    std::memcpy(&v, row, sizeof(v));
+    return v;
+  };
+  auto store = [](Lanes& row, const Vec& v) { std::memcpy(row, &v, sizeof(v)); };
+  // kWords steps from mt[1]: the first kWords - 1 read init_genrand's words, the
+  // last (i back at 1) the word the first one wrote.
+  Vec prev = Vec{} + start[0];
+  int j = 0;
+  for (int i = 1; i < kWords; ++i) {
+    prev = ((Vec{} + start[i]) ^ ((prev ^ (prev >> 30)) * 1664525U)) + load(pattern[j]);
+    store(mt[i], prev);
+    if (++j >= length) j = 0;
+  }
+  store(mt[0], prev);
+  prev = (load(mt[1]) ^ ((prev ^ (prev >> 30)) * 1664525U)) + load(pattern[j]);
+  store(mt[1], prev);
+  // Then kWords - 1 steps from mt[2], wrapping once more to mt[1].
+  int i = 2;
+  for (int k = kWords - 1; k > 0; --k) {
+    prev = (load(mt[i]) ^ ((prev ^ (prev >> 30)) * 1566083941U)) - static_cast<std::uint32_t>(i);
+    store(mt[i], prev);
+    if (++i >= kWords) {
+      store(mt[0], prev);
+      i = 1;
+    }
+  }
+  for (int l = 0; l < kLanes; ++l) mt[0][l] = 0x80000000U;
+}
+
+// Output k < kLazyWords of a freshly seeded generator (lane l), without the full twist.
+std::uint32_t LazyOutput(const Lanes* mt, int k, int l) {
+  const std::uint32_t y = (mt[k][l] & kUpperMask) | (mt[k + 1][l] & kLowerMask);
+  std::uint32_t v = mt[k + kM][l] ^ (y >> 1) ^ ((y & 1U) ? kMatrixA : 0U);
+  v ^= v >> 11;
+  v ^= (v << 7) & 0x9d2c5680U;
+  v ^= (v << 15) & 0xefc60000U;
+  v ^= v >> 18;
+  return v;
+}
+
+// random.shuffle(list(range(n))) from lane l's outputs; false if it needs more than
+// the lazy words (the caller then seeds that text the ordinary way).
+bool ShuffleLane(const Lanes* mt, int l, int n, int* out) {
+  for (int i = 0; i < n; ++i) out[i] = i;
+  int word = 0;
+  for (int i = n - 1; i >= 1; --i) {
+    const std::uint32_t bound = static_cast<std::uint32_t>(i) + 1;
+    const int k = static_cast<int>(std::bit_width(bound));
+    std::uint32_t r;
+    do {
+      if (word >= kLazyWords) return false;
+      r = LazyOutput(mt, word++, l) >> (32 - k);
+    } while (r >= bound);
+    std::swap(out[i], out[r]);
+  }
+  return true;
+}
+
+}  // namespace
+
+void ShuffledRanges(const std::vector<std::string>& texts, int n, int* out) {
+  // The keys (text + SHA-512, as int words); lanes of one batch share a key length.
+  std::vector<std::vector<std::uint32_t>> keys(texts.size());
+  std::vector<std::size_t> order(texts.size());
+  for (std::size_t t = 0; t < texts.size(); ++t) {
+    const std::array<std::uint8_t, 64> digest = Sha512(texts[t]);
+    std::vector<std::uint8_t> bytes(texts[t].begin(), texts[t].end());
+    bytes.insert(bytes.end(), digest.begin(), digest.end());
+    keys[t] = WordsFromBigEndian(bytes.data(), bytes.size());
+    order[t] = t;
+  }
+  std::stable_sort(order.begin(), order.end(), [&keys](std::size_t a, std::size_t b) {
+    return keys[a].size() < keys[b].size();
+  });
+  std::vector<Lanes> mt(kWords), pattern(kWords);
+  auto fallback = [&](std::size_t t) {
+    std::vector<int> items(n);
+    for (int i = 0; i < n; ++i) items[i] = i;
+    Random::FromString(texts[t]).Shuffle(items);
+    std::copy(items.begin(), items.end(), out + t * n);
+  };
+  std::size_t first = 0;
+  while (first < order.size()) {
+    const std::size_t length = keys[order[first]].size();
+    if (length > static_cast<std::size_t>(kWords)) {  // init_by_array then runs longer
+      fallback(order[first++]);
+      continue;
+    }
+    std::size_t lanes = 0;
+    while (lanes < kLanes && first + lanes < order.size() &&
+           keys[order[first + lanes]].size() == length) {
+      ++lanes;
+    }
+    for (std::size_t j = 0; j < length; ++j) {
+      for (std::size_t l = 0; l < kLanes; ++l) {
+        const auto& key = keys[order[first + std::min(l, lanes - 1)]];
+        pattern[j][l] = key[j] + static_cast<std::uint32_t>(j);
+      }
+    }
+    InitByArrayLanes(pattern.data(), static_cast<int>(length), mt.data());
+    for (std::size_t l = 0; l < lanes; ++l) {
+      const std::size_t t = order[first + l];
+      if (!ShuffleLane(mt.data(), static_cast<int>(l), n, out + t * n)) fallback(t);
+    }
+    first += lanes;
+  }
 }
 
 std::vector<int> Random::ChoicesUniform(int n, int k) {

@@ -20,6 +20,12 @@ std::array<std::uint8_t, 64> Sha512(std::string_view data);
 // are `bytes` (int.from_bytes(bytes, "big")), without high zero words; [0] for 0.
 std::vector<std::uint32_t> WordsFromBigEndian(const std::uint8_t* bytes, std::size_t size);
 
+// random.Random(text).shuffle(list(range(n))) for each text, written to
+// out[t * n + i]. The same permutations as Random::FromString(text).Shuffle, but
+// eight seedings run side by side: each is a chain of 1,247 dependent steps, and
+// a Ballard tree needs one per interior node.
+void ShuffledRanges(const std::vector<std::string>& texts, int n, int* out);
+
 // CPython's random.Random: the same stream of numbers for the same seed.
 class Random {
  public:

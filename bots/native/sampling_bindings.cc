@@ -118,6 +118,20 @@ void BindSampling(py::module_& m) {
       },
       py::arg("seed"), py::arg("n"), "random.Random(seed).shuffle(list(range(n))) (for tests).");
   m.def(
+      "py_shuffled_ranges",
+      [](const std::vector<std::string>& texts, int n) {
+        std::vector<int> flat(texts.size() * static_cast<std::size_t>(n));
+        pyrandom::ShuffledRanges(texts, n, flat.data());
+        std::vector<std::vector<int>> perms;
+        for (std::size_t t = 0; t < texts.size(); ++t) {
+          perms.emplace_back(flat.begin() + t * n, flat.begin() + (t + 1) * n);
+        }
+        return perms;
+      },
+      py::arg("texts"), py::arg("n"),
+      "[random.Random(t).shuffle(list(range(n))) result for t in texts], seeded side by side "
+      "(for tests).");
+  m.def(
       "py_choices",
       [](const py::object& seed, const std::vector<double>& weights, int k) {
         return Seeded(seed).Choices(weights, k);

@@ -334,7 +334,7 @@ double Searcher::Evaluate(const Node& node) {
 }
 
 double Searcher::TerminalValue(const Node& node) {
-  const double value = node.state->Returns()[options_.player];
+  const double value = node.state->PlayerReturn(options_.player);  // no vector, where overridden
   if (!(options_.lower_bound <= value && value <= options_.upper_bound)) {
     throw LeafValueOutOfBounds(
         "terminal utility " + Repr(value) + " for player " + std::to_string(options_.player) +

@@ -20,6 +20,12 @@ using open_spiel::Player;
 constexpr char kLongName[] = "Ballard's *-complete n-ary test tree";
 // The Python rules clear their permutation cache when it holds this many.
 constexpr std::size_t kMaxCachedNodes = 2'000'000;
+// Dense arc tables: up to this many arcs (bytes) per level, for n whose arcs fit in
+// an int8 (|arc| <= n - 1).
+constexpr std::uint64_t kDenseLevelBytes = std::uint64_t{1} << 28;
+constexpr int kDenseMaxN = 127;
+
+std::string SeedText(int seed, const std::vector<int>& path);
 
 const open_spiel::GameParameters& Spec() {
   static const auto* spec = new open_spiel::GameParameters{
@@ -60,6 +66,10 @@ std::string JoinPath(const std::vector<int>& path) {
   return out;
 }
 
+std::string SeedText(int seed, const std::vector<int>& path) {
+  return "ballard:" + std::to_string(seed) + ":" + JoinPath(path);
+}
+
 }  // namespace
 
 Rules::Rules(int n, int plies, bool random_order, int seed, bool final_chance)
@@ -86,13 +96,61 @@ Rules::Rules(int n, int plies, bool random_order, int seed, bool final_chance)
     level_arcs_.push_back(std::move(arcs));
   }
   players_.push_back(kTerminalPlayerId);
+  dense_.resize(depth_);
+  if (!random_order_ || n > kDenseMaxN) return;
+  std::uint64_t nodes = 1;  // at this level
+  for (int level = 0; level < depth_; ++level) {
+    if (nodes > kDenseLevelBytes / n) break;  // and deeper levels are larger still
+    const std::uint64_t families = level == 0 ? 1 : nodes / n;
+    DenseLevel& table = dense_[level];
+    table.arcs.reset(static_cast<std::int8_t*>(std::calloc(nodes * n, 1)));
+    table.filled.reset(static_cast<std::atomic<std::uint8_t>*>(
+        std::calloc(families, sizeof(std::atomic<std::uint8_t>))));
+    if (!table.arcs || !table.filled) throw std::bad_alloc();
+    dense_levels_ = level + 1;
+    nodes *= n;
+  }
+}
+
+void Rules::FillFamily(const std::vector<int>& path, std::uint64_t index) const {
+  const int level = static_cast<int>(path.size());
+  const std::uint64_t family = level == 0 ? 0 : index / n_;
+  const DenseLevel& table = dense_[level];
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (table.filled[family].load(std::memory_order_relaxed)) return;
+  // The node and its siblings: the parent's path with each last action.
+  std::vector<std::string> texts;
+  std::vector<int> sibling = path;
+  const int count = level == 0 ? 1 : n_;
+  for (int a = 0; a < count; ++a) {
+    if (level > 0) sibling.back() = a;
+    texts.push_back(SeedText(seed_, sibling));
+  }
+  std::vector<int> perms(static_cast<std::size_t>(count) * n_);
+  pyrandom::ShuffledRanges(texts, n_, perms.data());
+  const std::vector<int>& arcs = level_arcs_[level];
+  std::int8_t* out = table.arcs.get() + family * n_ * n_;
+  if (level == 0) out = table.arcs.get();
+  for (std::size_t i = 0; i < perms.size(); ++i) {
+    out[i] = static_cast<std::int8_t>(arcs[perms[i]]);
+  }
+  table.filled[family].store(1, std::memory_order_release);
+}
+
+int Rules::Arc(const std::vector<int>& path, std::uint64_t index, int action) const {
+  if (!random_order_) return level_arcs_[path.size()][action];
+  const DenseLevel& table = dense_[path.size()];
+  if (!table.arcs) return ArcsAt(path)[action];
+  const std::uint64_t family = path.empty() ? 0 : index / n_;
+  if (!table.filled[family].load(std::memory_order_acquire)) FillFamily(path, index);
+  return table.arcs[index * n_ + action];
 }
 
 std::vector<int> Rules::ArcsAt(const std::vector<int>& path) const {
   const std::vector<int>& level = level_arcs_[path.size()];
   if (!random_order_) return level;
   // The Python seed string: hashed with SHA-512, the same tree in every process.
-  const std::string text = "ballard:" + std::to_string(seed_) + ":" + JoinPath(path);
+  const std::string text = SeedText(seed_, path);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = shuffled_.find(text);
@@ -107,8 +165,9 @@ std::vector<int> Rules::ArcsAt(const std::vector<int>& path) const {
 }
 
 int Rules::Arc(const std::vector<int>& path, int action) const {
-  if (!random_order_) return level_arcs_[path.size()][action];
-  return ArcsAt(path)[action];
+  std::uint64_t index = 0;
+  for (int a : path) index = index * n_ + a;
+  return Arc(path, index, action);
 }
 
 BallardGame::BallardGame(const open_spiel::GameParameters& params)
@@ -180,21 +239,32 @@ void BallardState::DoApplyAction(Action action) {
     throw std::invalid_argument("illegal action " + std::to_string(action) +
                                 " in this state; legal: [" + shown + "]");
   }
-  value_ += rules_->Arc(path_, static_cast<int>(action));
+  value_ += rules_->Arc(path_, index_, static_cast<int>(action));
   path_.push_back(static_cast<int>(action));
+  if (static_cast<int>(path_.size()) < rules_->dense_levels()) index_ = index_ * rules_->n() + action;
 }
 
 void BallardState::UndoAction(Player player, Action action) {
   history_.pop_back();
   --move_number_;
+  if (static_cast<int>(path_.size()) < rules_->dense_levels()) index_ /= rules_->n();
   path_.pop_back();
-  value_ -= rules_->Arc(path_, static_cast<int>(action));
+  value_ -= rules_->Arc(path_, index_, static_cast<int>(action));
 }
 
 std::vector<double> BallardState::Returns() const {
   if (!IsTerminal()) return {0.0, 0.0};
   const double v = static_cast<double>(value_);
   return {v, -v};
+}
+
+double BallardState::PlayerReturn(Player player) const {
+  if (player != 0 && player != 1) {
+    throw std::invalid_argument("ballard_tree has players 0 and 1, not " + std::to_string(player));
+  }
+  if (!IsTerminal()) return 0.0;
+  const double v = static_cast<double>(value_);
+  return player == 0 ? v : -v;
 }
 
 std::string BallardState::ActionToString(Player player, Action action) const {
@@ -250,7 +320,7 @@ class BallardEvaluator : public Evaluator {
  public:
   double Value(const open_spiel::State& state, int player) override {
     const auto& s = static_cast<const BallardState&>(state);
-    if (s.IsTerminal()) return s.Returns()[player];
+    if (s.IsTerminal()) return s.PlayerReturn(player);
     const double v = static_cast<double>(s.value());
     return player == 1 ? -v : v;
   }

@@ -5,7 +5,9 @@
 #ifndef STARSPIEL_GAMES_NATIVE_BALLARD_TREE_H_
 #define STARSPIEL_GAMES_NATIVE_BALLARD_TREE_H_
 
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -29,13 +31,30 @@ class Rules {
   int depth() const { return depth_; }
   // Player 0 (max), 1 (min), chance or terminal at each level 0..depth.
   open_spiel::Player player(int level) const { return players_[level]; }
+  // Levels 0..dense_levels()-1 have dense arc tables (none where order=best).
+  int dense_levels() const { return dense_levels_; }
   std::int64_t leaf_min() const { return leaf_min_; }
   std::int64_t leaf_max() const { return leaf_max_; }
   // The arc value of each action at the node reached by `path`.
   std::vector<int> ArcsAt(const std::vector<int>& path) const;
   int Arc(const std::vector<int>& path, int action) const;
+  // The same, given the node's index among its level's nodes (the path's digits
+  // in base n): constant time where the level has a dense table.
+  int Arc(const std::vector<int>& path, std::uint64_t index, int action) const;
 
  private:
+  // order=random, a level of at most kDenseLevelBytes arcs: every node's arcs in
+  // node order, filled a family of n siblings at a time (their shuffles are seeded
+  // side by side). calloc'd, so pages nobody visits cost no memory.
+  struct DenseLevel {
+    struct Free {
+      void operator()(void* p) const { std::free(p); }
+    };
+    std::unique_ptr<std::int8_t[], Free> arcs;
+    std::unique_ptr<std::atomic<std::uint8_t>[], Free> filled;  // one flag per family
+  };
+  void FillFamily(const std::vector<int>& path, std::uint64_t index) const;
+
   int n_, plies_;
   bool random_order_;
   int seed_;
@@ -48,6 +67,8 @@ class Rules {
   // (a shuffle costs a SHA-512 and a Mersenne Twister seeding).
   mutable std::mutex mutex_;
   mutable std::unordered_map<std::string, std::vector<int>> shuffled_;
+  std::vector<DenseLevel> dense_;
+  int dense_levels_ = 0;  // per level; empty arcs where the level is too large
 };
 
 class BallardGame : public open_spiel::Game {
@@ -94,6 +115,7 @@ class BallardState : public open_spiel::State {
     return static_cast<int>(path_.size()) == rules_->depth();
   }
   std::vector<double> Returns() const override;
+  double PlayerReturn(open_spiel::Player player) const override;
   std::string InformationStateString(open_spiel::Player player) const override;
   std::string ObservationString(open_spiel::Player player) const override;
   void ObservationTensor(open_spiel::Player player,
@@ -114,6 +136,7 @@ class BallardState : public open_spiel::State {
  private:
   std::shared_ptr<const Rules> rules_;
   std::vector<int> path_;
+  std::uint64_t index_ = 0;  // within dense levels, the node's place: path_ in base n
   std::int64_t value_ = 0;
 };
 
