@@ -115,6 +115,97 @@ std::array<std::uint8_t, 64> Sha512(std::string_view data) {
   return digest;
 }
 
+namespace {
+
+constexpr int kShaLanes = 4;
+using Vec64 = std::uint64_t __attribute__((vector_size(8 * kShaLanes)));
+
+// Sha512Block for kShaLanes one-block messages at once (w: each lane's 16 words).
+__attribute__((target_clones("avx2", "default"))) void Sha512BlockLanes(Vec64* state,
+                                                                         const Vec64* message) {
+  auto rotr = [](Vec64 x, int r) { return (x >> r) | (x << (64 - r)); };
+  Vec64 w[80];
+  for (int t = 0; t < 16; ++t) w[t] = message[t];
+  for (int t = 16; t < 80; ++t) {
+    const Vec64 s0 = rotr(w[t - 15], 1) ^ rotr(w[t - 15], 8) ^ (w[t - 15] >> 7);
+    const Vec64 s1 = rotr(w[t - 2], 19) ^ rotr(w[t - 2], 61) ^ (w[t - 2] >> 6);
+    w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+  }
+  Vec64 a = state[0], b = state[1], c = state[2], d = state[3];
+  Vec64 e = state[4], f = state[5], g = state[6], h = state[7];
+  for (int t = 0; t < 80; ++t) {
+    const Vec64 sum1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41);
+    const Vec64 choose = (e & f) ^ (~e & g);
+    const Vec64 t1 = h + sum1 + choose + kSha512K[t] + w[t];
+    const Vec64 sum0 = rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39);
+    const Vec64 majority = (a & b) ^ (a & c) ^ (b & c);
+    const Vec64 t2 = sum0 + majority;
+    h = g;
+    g = f;
+    f = e;
+    e = d + t1;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2;
+  }
+  state[0] += a;
+  state[1] += b;
+  state[2] += c;
+  state[3] += d;
+  state[4] += e;
+  state[5] += f;
+  state[6] += g;
+  state[7] += h;
+}
+
+// The longest message that pads into one block: 0x80 and the 16-byte length follow.
+constexpr std::size_t kOneBlock = 128 - 1 - 16;
+
+// Sha512 of each text; texts of one block run kShaLanes at a time.
+std::vector<std::array<std::uint8_t, 64>> Sha512Many(const std::vector<std::string>& texts) {
+  std::vector<std::array<std::uint8_t, 64>> digests(texts.size());
+  std::vector<std::size_t> short_texts;
+  for (std::size_t t = 0; t < texts.size(); ++t) {
+    if (texts[t].size() <= kOneBlock) {
+      short_texts.push_back(t);
+    } else {
+      digests[t] = Sha512(texts[t]);
+    }
+  }
+  for (std::size_t first = 0; first < short_texts.size(); first += kShaLanes) {
+    const std::size_t lanes = std::min<std::size_t>(kShaLanes, short_texts.size() - first);
+    Vec64 message[16] = {};
+    for (std::size_t l = 0; l < lanes; ++l) {
+      const std::string& text = texts[short_texts[first + l]];
+      std::uint8_t block[128] = {};
+      std::copy(text.begin(), text.end(), block);
+      block[text.size()] = 0x80;
+      const std::uint64_t bits = static_cast<std::uint64_t>(text.size()) * 8;
+      for (int b = 0; b < 8; ++b) block[127 - b] = static_cast<std::uint8_t>(bits >> (8 * b));
+      for (int t = 0; t < 16; ++t) {
+        std::uint64_t word = 0;
+        for (int b = 0; b < 8; ++b) word = (word << 8) | block[8 * t + b];  // big-endian
+        message[t][l] = word;
+      }
+    }
+    Vec64 state[8];
+    for (int i = 0; i < 8; ++i) state[i] = Vec64{} + kSha512Init[i];
+    Sha512BlockLanes(state, message);
+    for (std::size_t l = 0; l < lanes; ++l) {
+      auto& digest = digests[short_texts[first + l]];
+      for (int i = 0; i < 8; ++i) {
+        for (int b = 0; b < 8; ++b) {
+          digest[8 * i + b] = static_cast<std::uint8_t>(state[i][l] >> (56 - 8 * b));
+        }
+      }
+    }
+  }
+  return digests;
+}
+
+}  // namespace
+
 std::vector<std::uint32_t> WordsFromBigEndian(const std::uint8_t* bytes, std::size_t size) {
   std::vector<std::uint32_t> words((size + 3) / 4, 0);
   for (std::size_t i = 0; i < size; ++i) {
@@ -357,8 +448,9 @@ void ShuffledRanges(const std::vector<std::string>& texts, int n, int* out) {
   // The keys (text + SHA-512, as int words); lanes of one batch share a key length.
   std::vector<std::vector<std::uint32_t>> keys(texts.size());
   std::vector<std::size_t> order(texts.size());
+  const std::vector<std::array<std::uint8_t, 64>> digests = Sha512Many(texts);
   for (std::size_t t = 0; t < texts.size(); ++t) {
-    const std::array<std::uint8_t, 64> digest = Sha512(texts[t]);
+    const std::array<std::uint8_t, 64>& digest = digests[t];
     std::vector<std::uint8_t> bytes(texts[t].begin(), texts[t].end());
     bytes.insert(bytes.end(), digest.begin(), digest.end());
     keys[t] = WordsFromBigEndian(bytes.data(), bytes.size());

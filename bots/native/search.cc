@@ -127,15 +127,27 @@ Searcher::Node Searcher::Child(const Node& node, open_spiel::Action action) cons
   return child;
 }
 
+bool Searcher::InPlace(const open_spiel::State& state) const {
+  // A game's first move is always cloned (backgammon cannot undo its opening roll).
+  return restorer_ != nullptr || (undo_ && !state.FullHistory().empty());
+}
+
 template <class Fn>
 auto Searcher::Restored(open_spiel::State* state, open_spiel::Action action, Key digest,
                         Fn&& fn) {
-  Snapshot snapshot;
-  restorer_->save(*state, &snapshot);
-  state->ApplyAction(action);
   Node view;
   view.state = state;
   view.digest = digest;
+  if (restorer_ == nullptr) {  // the game's own UndoAction
+    const open_spiel::Player mover = state->CurrentPlayer();
+    state->ApplyAction(action);
+    auto result = fn(view);
+    state->UndoAction(mover, action);
+    return result;
+  }
+  Snapshot snapshot;
+  restorer_->save(*state, &snapshot);
+  state->ApplyAction(action);
   auto result = fn(view);
   restorer_->restore(state, snapshot);
   return result;
@@ -149,23 +161,12 @@ auto Searcher::AtChild(const Node& child, Fn&& fn) {
 
 template <class SearchFn>
 double Searcher::SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search) {
-  open_spiel::State* state = node.state;
-  if (restorer_ != nullptr) {
-    return Restored(state, action, use_digest_ ? ExtendDigest(node.digest, action) : 0, search);
+  if (InPlace(*node.state)) {
+    return Restored(node.state, action, use_digest_ ? ExtendDigest(node.digest, action) : 0,
+                    search);
   }
-  // A game's first move is always cloned (backgammon cannot undo its opening roll).
-  if (!undo_ || state->FullHistory().empty()) {
-    const Node child = Child(node, action);
-    return search(child);
-  }
-  const open_spiel::Player mover = state->CurrentPlayer();
-  state->ApplyAction(action);
-  Node view;
-  view.state = state;
-  if (use_digest_) view.digest = ExtendDigest(node.digest, action);
-  const double value = search(view);
-  state->UndoAction(mover, action);
-  return value;
+  const Node child = Child(node, action);
+  return search(child);
 }
 
 // Whether ApplyAction followed by UndoAction restores this game's states, along
@@ -810,9 +811,10 @@ void Searcher::Expand(const Node& node, const Outcomes& outcomes, int depth,
   players.assign(count, 0);
   if (keys != nullptr) keys->assign(count, 0);
   const bool check_clock = count > kTimeCheckInterval && deadline_ > 0.0;
+  const bool in_place = InPlace(*node.state);
   for (std::size_t i = 0; i < count; ++i) {
     if (check_clock && i % kTimeCheckInterval == 0) CheckClock();
-    if (restorer_ != nullptr) {  // made when visited, in place
+    if (in_place) {  // made when visited
       Node& child = children[i];
       child.parent = &node;
       child.action = outcomes[i].first;

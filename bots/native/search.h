@@ -155,8 +155,11 @@ class Searcher {
   // action applied and then undone, where the game undoes moves; else on a clone.
   template <class SearchFn>
   double SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search);
-  // fn(view) with `action` applied to `state` in place, the restorer's saved
-  // fields written back after.
+  // Whether `state`'s children are made in place (a restorer, or the game's undo
+  // past its first move) rather than cloned.
+  bool InPlace(const open_spiel::State& state) const;
+  // fn(view) with `action` applied to `state` in place, then undone: the restorer's
+  // saved fields written back, or the game's UndoAction.
   template <class Fn>
   auto Restored(open_spiel::State* state, open_spiel::Action action, Key digest, Fn&& fn);
   // fn(child) on a made child, or on its parent's state with its action applied.

@@ -1,6 +1,9 @@
 #include "games/native/ballard_tree.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 
 #include "bots/native/evaluator.h"
@@ -66,6 +69,16 @@ std::string JoinPath(const std::vector<int>& path) {
   return out;
 }
 
+// Zeroed memory from the kernel, touched only where written.
+void* MapZeroed(std::size_t bytes) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  madvise(p, bytes, MADV_HUGEPAGE);  // a hint: ignored where huge pages are off
+#endif
+  return p;
+}
+
 std::string SeedText(int seed, const std::vector<int>& path) {
   return "ballard:" + std::to_string(seed) + ":" + JoinPath(path);
 }
@@ -103,14 +116,17 @@ Rules::Rules(int n, int plies, bool random_order, int seed, bool final_chance)
     if (nodes > kDenseLevelBytes / n) break;  // and deeper levels are larger still
     const std::uint64_t families = level == 0 ? 1 : nodes / n;
     DenseLevel& table = dense_[level];
-    table.arcs.reset(static_cast<std::int8_t*>(std::calloc(nodes * n, 1)));
-    table.filled.reset(static_cast<std::atomic<std::uint8_t>*>(
-        std::calloc(families, sizeof(std::atomic<std::uint8_t>))));
-    if (!table.arcs || !table.filled) throw std::bad_alloc();
+    const std::size_t arc_bytes = nodes * n;
+    const std::size_t flag_bytes = families * sizeof(std::atomic<std::uint8_t>);
+    table.arcs = {static_cast<std::int8_t*>(MapZeroed(arc_bytes)), DenseLevel::Unmap{arc_bytes}};
+    table.filled = {static_cast<std::atomic<std::uint8_t>*>(MapZeroed(flag_bytes)),
+                    DenseLevel::Unmap{flag_bytes}};
     dense_levels_ = level + 1;
     nodes *= n;
   }
 }
+
+void Rules::DenseLevel::Unmap::operator()(void* p) const { munmap(p, bytes); }
 
 void Rules::FillFamily(const std::vector<int>& path, std::uint64_t index) const {
   const int level = static_cast<int>(path.size());

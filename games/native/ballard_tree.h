@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -45,13 +44,15 @@ class Rules {
  private:
   // order=random, a level of at most kDenseLevelBytes arcs: every node's arcs in
   // node order, filled a family of n siblings at a time (their shuffles are seeded
-  // side by side). calloc'd, so pages nobody visits cost no memory.
+  // side by side). Mapped, not allocated: pages nobody visits cost no memory, and
+  // huge pages where the system allows spare the TLB (probes jump across the table).
   struct DenseLevel {
-    struct Free {
-      void operator()(void* p) const { std::free(p); }
+    struct Unmap {
+      std::size_t bytes;
+      void operator()(void* p) const;
     };
-    std::unique_ptr<std::int8_t[], Free> arcs;
-    std::unique_ptr<std::atomic<std::uint8_t>[], Free> filled;  // one flag per family
+    std::unique_ptr<std::int8_t[], Unmap> arcs;
+    std::unique_ptr<std::atomic<std::uint8_t>[], Unmap> filled;  // one flag per family
   };
   void FillFamily(const std::vector<int>& path, std::uint64_t index) const;
 
