@@ -83,8 +83,7 @@ void BindBaselines(py::module_& m) {
         }
         return py::make_tuple(result.first, result.second, calls, seconds);
       },
-      py::arg("game"), py::arg("state"), py::arg("depth"), py::arg("evaluator"),
-      py::arg("player"),
+      py::arg("game"), py::arg("state"), py::arg("depth"), py::arg("evaluator"), py::arg("player"),
       "OpenSpiel's C++ ExpectiminimaxSearch with a native evaluator: (value, action, "
       "evaluator calls, seconds).");
   m.def(
@@ -103,8 +102,7 @@ void BindBaselines(py::module_& m) {
         }
         return py::make_tuple(value, search.nodes, search.evaluations, seconds);
       },
-      py::arg("game"), py::arg("state"), py::arg("depth"), py::arg("evaluator"),
-      py::arg("player"),
+      py::arg("game"), py::arg("state"), py::arg("depth"), py::arg("evaluator"), py::arg("player"),
       "The per-node floor: a plain C++ expectimax with a native evaluator: (value, nodes, "
       "evaluations, seconds).");
 }

@@ -52,9 +52,10 @@ constexpr int kDefaultDepthCap = 100;  // deepest iteration under a time limit
 const std::set<std::string>& AcceptedParams(const std::string& algorithm) {
   static const auto* accepted = [] {
     const std::set<std::string> search = {
-        "max_depth",         "time_limit",      "evaluator",      "tt_size",
-        "seed",              "move_ordering",   "partial_iteration", "deeper_cutoffs",
-        "history_min_depth", "static_ordering", "engine"};
+        "max_depth",         "time_limit",     "evaluator",
+        "tt_size",           "seed",           "move_ordering",
+        "partial_iteration", "deeper_cutoffs", "history_min_depth",
+        "static_ordering",   "engine"};
     auto with = [&search](std::initializer_list<std::string> extra) {
       std::set<std::string> names = search;
       names.insert(extra);
@@ -146,7 +147,8 @@ std::string Described(const GameParameter& value) {
 // A bot's parameters: make_bot's checks, with SpielFatalError for ValueError.
 class Params {
  public:
-  Params(std::string bot, GameParameters values) : bot_(std::move(bot)), values_(std::move(values)) {}
+  Params(std::string bot, GameParameters values)
+      : bot_(std::move(bot)), values_(std::move(values)) {}
 
   [[noreturn]] void Fail(const std::string& message) const {
     open_spiel::SpielFatalError(bot_ + ": " + message);
@@ -226,7 +228,9 @@ class Params {
 std::vector<std::string> UnsupportedReasons(const open_spiel::Game& game) {
   const GameType& type = game.GetType();
   std::vector<std::string> reasons;
-  if (type.dynamics != GameType::Dynamics::kSequential) reasons.push_back("it has simultaneous moves");
+  if (type.dynamics != GameType::Dynamics::kSequential) {
+    reasons.push_back("it has simultaneous moves");
+  }
   if (type.information != GameType::Information::kPerfectInformation) {
     reasons.push_back("it has imperfect information");
   }
@@ -352,9 +356,9 @@ bool IsFinite(double x) { return std::isfinite(x); }
 // engine's options.
 void LoadProbCut(const Params& params, const open_spiel::Game& game, std::optional<int> reduction,
                  double t, SearchOptions& options) {
-  const std::string path = params.OptionalString("calibration")
-                               .value_or(ModuleDirectory() + "/calibrations/" +
-                                         CalibrationFilename(game));
+  const std::string path =
+      params.OptionalString("calibration")
+          .value_or(ModuleDirectory() + "/calibrations/" + CalibrationFilename(game));
   std::ifstream file(path);
   if (!file) {
     params.Fail("no ChanceProbCut calibration for game '" + game.ToString() + "' (looked for " +
@@ -403,8 +407,7 @@ void LoadProbCut(const Params& params, const open_spiel::Game& game, std::option
     if (!IsFinite(*a) || !IsFinite(*b) || !IsFinite(*sigma) || *sigma < 0) {
       params.Fail("calibration file " + path + ": model for depth " +
                   std::to_string(static_cast<int>(*depth)) + ", R=" +
-                  std::to_string(static_cast<int>(*r)) +
-                  " needs finite a, b and sigma >= 0");
+                  std::to_string(static_cast<int>(*r)) + " needs finite a, b and sigma >= 0");
     }
     reductions.insert(static_cast<int>(*r));
     if (static_cast<int>(*r) != *reduction) continue;
@@ -517,7 +520,8 @@ class NativeSearchBot : public open_spiel::Bot {
  private:
   Report Run(const open_spiel::State& state) {
     if (state.IsTerminal() || state.IsChanceNode()) {
-      open_spiel::SpielFatalError(name_ + ": step() needs a decision node of the bot's player, got a " +
+      open_spiel::SpielFatalError(name_ +
+                                  ": step() needs a decision node of the bot's player, got a " +
                                   (state.IsTerminal() ? "terminal" : "chance") + " state");
     }
     if (state.CurrentPlayer() != player_) {
@@ -622,8 +626,8 @@ class NativeSearchBot : public open_spiel::Bot {
     text << " depth=" << report.depth << " completed=" << (report.completed ? 1 : 0)
          << " partial_depth="
          << (report.partial_depth ? std::to_string(*report.partial_depth) : "none")
-         << " iterations=" << report.iterations << " time=" << report.time
-         << " nodes=" << s.nodes << " leaves=" << s.leaves << " evaluations=" << s.evaluations
+         << " iterations=" << report.iterations << " time=" << report.time << " nodes=" << s.nodes
+         << " leaves=" << s.leaves << " evaluations=" << s.evaluations
          << " probe_nodes=" << s.probe_nodes << " tt_hits=" << s.tt_hits
          << " cutoffs_alpha_beta=" << s.cutoffs_alpha_beta << " cutoffs_star1=" << s.cutoffs_star1
          << " cutoffs_star2_probe=" << s.cutoffs_star2_probe
@@ -677,14 +681,15 @@ const open_spiel::BotRegisterer kRegisterMcms("starspiel_mcms",
 }  // namespace
 
 const std::vector<std::string>& NativeBotAlgorithms() {
-  static const auto* algorithms = new std::vector<std::string>{
-      "expectiminimax", "star1", "star2", "chanceprobcut", "mcms"};
+  static const auto* algorithms =
+      new std::vector<std::string>{"expectiminimax", "star1", "star2", "chanceprobcut", "mcms"};
   return *algorithms;
 }
 
-std::unique_ptr<open_spiel::Bot> MakeNativeSearchBot(
-    const std::string& algorithm, std::shared_ptr<const open_spiel::Game> game,
-    open_spiel::Player player, const GameParameters& given) {
+std::unique_ptr<open_spiel::Bot> MakeNativeSearchBot(const std::string& algorithm,
+                                                     std::shared_ptr<const open_spiel::Game> game,
+                                                     open_spiel::Player player,
+                                                     const GameParameters& given) {
   const std::string bot = kBotPrefix + algorithm;
   const auto& algorithms = NativeBotAlgorithms();
   if (std::find(algorithms.begin(), algorithms.end(), algorithm) == algorithms.end()) {
@@ -701,8 +706,8 @@ std::unique_ptr<open_spiel::Bot> MakeNativeSearchBot(
   }
   if (!unknown.empty()) {
     open_spiel::SpielFatalError(
-        "unknown parameter(s) " + Join(unknown, ", ") + " for bot '" + bot + "'; accepted: " +
-        Join(std::vector<std::string>(accepted.begin(), accepted.end()), ", "));
+        "unknown parameter(s) " + Join(unknown, ", ") + " for bot '" + bot +
+        "'; accepted: " + Join(std::vector<std::string>(accepted.begin(), accepted.end()), ", "));
   }
   if (player < 0 || player >= game->NumPlayers()) {
     open_spiel::SpielFatalError(bot + ": player_id must be in 0.." +
@@ -778,8 +783,8 @@ std::unique_ptr<open_spiel::Bot> MakeNativeSearchBot(
   };
   auto searcher = std::make_unique<Searcher>(game, std::move(options), std::move(leaf),
                                              "'" + evaluator.name + "' (native)");
-  return std::make_unique<NativeSearchBot>(bot, player, std::move(searcher), max_depth,
-                                           time_limit, seed, partial_iteration);
+  return std::make_unique<NativeSearchBot>(bot, player, std::move(searcher), max_depth, time_limit,
+                                           seed, partial_iteration);
 }
 
 }  // namespace starspiel

@@ -49,9 +49,10 @@ const std::vector<std::string>& NativeBotAlgorithms();
 
 // The bot `algorithm` (one of NativeBotAlgorithms()) for `player`; a bad
 // parameter or an unsupported game is a SpielFatalError.
-std::unique_ptr<open_spiel::Bot> MakeNativeSearchBot(
-    const std::string& algorithm, std::shared_ptr<const open_spiel::Game> game,
-    open_spiel::Player player, const open_spiel::GameParameters& params);
+std::unique_ptr<open_spiel::Bot> MakeNativeSearchBot(const std::string& algorithm,
+                                                     std::shared_ptr<const open_spiel::Game> game,
+                                                     open_spiel::Player player,
+                                                     const open_spiel::GameParameters& params);
 
 }  // namespace starspiel
 

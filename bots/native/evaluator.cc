@@ -19,8 +19,7 @@ bool RegisterEvaluator(const std::string& name, EvaluatorFactory factory) {
   return true;
 }
 
-std::unique_ptr<Evaluator> MakeEvaluator(const std::string& name,
-                                         const open_spiel::Game& game) {
+std::unique_ptr<Evaluator> MakeEvaluator(const std::string& name, const open_spiel::Game& game) {
   auto it = Registry().find(name);
   if (it == Registry().end()) {
     std::string known;

@@ -23,8 +23,7 @@ class Evaluator {
   virtual double Value(const open_spiel::State& state, int player) = 0;
 };
 
-using EvaluatorFactory =
-    std::function<std::unique_ptr<Evaluator>(const open_spiel::Game& game)>;
+using EvaluatorFactory = std::function<std::unique_ptr<Evaluator>(const open_spiel::Game& game)>;
 
 // Registers `factory` under `name` (the Python class's `native_name`).
 // Returns true, so a file can register itself from a static initializer:
@@ -34,8 +33,7 @@ bool RegisterEvaluator(const std::string& name, EvaluatorFactory factory);
 // The evaluator registered as `name` for `game`; throws std::invalid_argument
 // naming the registered evaluators when there is none, and whatever the
 // factory throws when it refuses the game.
-std::unique_ptr<Evaluator> MakeEvaluator(const std::string& name,
-                                         const open_spiel::Game& game);
+std::unique_ptr<Evaluator> MakeEvaluator(const std::string& name, const open_spiel::Game& game);
 
 // The names registered so far, sorted.
 std::vector<std::string> EvaluatorNames();

@@ -80,9 +80,9 @@ Key EinsteinFieldsKey(const open_spiel::State& state) {
   // table by color and value; 15 marks a value outside 0..6 (never in the
   // rules), and such a board is keyed by the digest below.
   static constexpr std::array<std::uint8_t, 32> kCodes = {
-      1,  2,  3,  4,  5,  6,  7,  15,  // black
-      8,  9,  10, 11, 12, 13, 14, 15,  // white
-      0,  0,  0,  0,  0,  0,  0,  0,   // empty
+      1,  2,  3,  4,  5,  6,  7,  15,   // black
+      8,  9,  10, 11, 12, 13, 14, 15,   // white
+      0,  0,  0,  0,  0,  0,  0,  0,    // empty
       15, 15, 15, 15, 15, 15, 15, 15};  // no such color
   std::uint64_t outside = 0;
   const auto cell_code = [&einstein, &outside](int cell) -> std::uint64_t {
@@ -90,8 +90,8 @@ Key EinsteinFieldsKey(const open_spiel::State& state) {
     const std::uint32_t color = static_cast<std::uint8_t>(cube.color);
     const auto value = static_cast<std::uint32_t>(cube.value);
     const std::uint64_t code = kCodes[(color & 3) * 8 + (value & 7)];
-    outside |= ((code + 1) >> 4) | (static_cast<std::uint64_t>(value > 7) & (color != 2)) |
-               (color >> 2);
+    outside |=
+        ((code + 1) >> 4) | (static_cast<std::uint64_t>(value > 7) & (color != 2)) | (color >> 2);
     return code;
   };
   std::uint64_t low = 0, high = 0;
@@ -100,8 +100,8 @@ Key EinsteinFieldsKey(const open_spiel::State& state) {
   const bool packs = !outside && player + 8 >= 0 && player + 8 < 16 && die + 2 >= 0 && die + 2 < 16;
   if (packs) {
     high |= static_cast<std::uint64_t>(player + 8) << 36 |
-            static_cast<std::uint64_t>(parity) << 40 |
-            static_cast<std::uint64_t>(die + 2) << 44 | std::uint64_t{1} << 63;
+            static_cast<std::uint64_t>(parity) << 40 | static_cast<std::uint64_t>(die + 2) << 44 |
+            std::uint64_t{1} << 63;
     return static_cast<Key>(high) << 64 | low;
   }
   Key key = 0xE175;

@@ -85,8 +85,7 @@ void PigRestore(open_spiel::State* state, const Snapshot& snapshot) {
   pig.cur_player_ = fields.cur_player;
   pig.turn_player_ = fields.turn_player;
   pig.turn_total_ = fields.turn_total;
-  std::copy(fields.scores.begin(), fields.scores.begin() + pig.scores_.size(),
-            pig.scores_.begin());
+  std::copy(fields.scores.begin(), fields.scores.begin() + pig.scores_.size(), pig.scores_.begin());
 }
 
 // ------------------------------------------------------- einstein_wurfelt_nicht
@@ -106,9 +105,9 @@ bool EinsteinApplies(const open_spiel::State& state) {
 
 void EinsteinSave(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& s = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
-  const EinsteinFields fields{s.cur_player_, s.prev_player_, s.winner_,
-                              s.total_moves_, s.turns_,      s.die_roll_,
-                              s.cubes_,       s.board_,      s.turn_history_info_.size()};
+  const EinsteinFields fields{s.cur_player_,  s.prev_player_, s.winner_,
+                              s.total_moves_, s.turns_,       s.die_roll_,
+                              s.cubes_,       s.board_,       s.turn_history_info_.size()};
   Store(state, fields, snapshot);
 }
 

@@ -34,8 +34,7 @@ struct FieldRestorer {
 
 // The restorer for `game`'s states, or nullptr where it has none or `state`
 // is not of the class it was written for (a Python twin, say).
-const FieldRestorer* FindFieldRestorer(const std::string& game,
-                                       const open_spiel::State& state);
+const FieldRestorer* FindFieldRestorer(const std::string& game, const open_spiel::State& state);
 
 }  // namespace starspiel
 

@@ -123,8 +123,8 @@ const bool kBuiltInSchemes = [] {
   // Pig's table key is its bare string; MCMS seeds its draws with (player, string).
   RegisterKeyScheme("pig", {[](const open_spiel::State& s) { return s.ToString(); },
                             PlayerAndStringText, PigFieldsKey, IsPigState});
-  RegisterKeyScheme("backgammon", {PlayerAndString, PlayerAndStringText, BackgammonFieldsKey,
-                                   IsBackgammonState});
+  RegisterKeyScheme("backgammon",
+                    {PlayerAndString, PlayerAndStringText, BackgammonFieldsKey, IsBackgammonState});
   RegisterKeyScheme("catch", {PlayerAndString, PlayerAndStringText});
   RegisterKeyScheme("einstein_wurfelt_nicht",
                     {EinsteinText, EinsteinSamplingText, EinsteinFieldsKey, IsEinsteinState});

@@ -1,13 +1,13 @@
 // The fair MCTS's leaf evaluator: a native heuristic behind OpenSpiel's MCTS
 // Evaluator interface, so algorithms::MCTSBot values its leaves with the same
 // numbers the search bots use, at C++ speed (bots/mcts.py builds the bot).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <pybind11/pybind11.h>
-#include <pybind11/stl.h>
 
 #include "bots/native/bindings.h"
 #include "bots/native/evaluator.h"

@@ -122,7 +122,7 @@ using Vec64 = std::uint64_t __attribute__((vector_size(8 * kShaLanes)));
 
 // Sha512Block for kShaLanes one-block messages at once (w: each lane's 16 words).
 __attribute__((target_clones("avx2", "default"))) void Sha512BlockLanes(Vec64* state,
-                                                                         const Vec64* message) {
+                                                                        const Vec64* message) {
   auto rotr = [](Vec64 x, int r) { return (x >> r) | (x << (64 - r)); };
   Vec64 w[80];
   for (int t = 0; t < 16; ++t) w[t] = message[t];
@@ -379,8 +379,8 @@ using Vec = std::uint32_t __attribute__((vector_size(4 * kLanes)));
 
 // init_by_array(key) for kLanes keys of `length` <= kWords words each at once:
 // pattern[j] holds each lane's key[j] + j. The chain runs in registers.
-__attribute__((target_clones("avx2", "default"))) void InitByArrayLanes(
-    const Lanes* pattern, int length, Lanes* mt) {
+__attribute__((target_clones("avx2", "default"))) void InitByArrayLanes(const Lanes* pattern,
+                                                                        int length, Lanes* mt) {
   const std::array<std::uint32_t, kWords>& start = GenRandStart();
   auto load = [](const Lanes& row) {
     Vec v;

@@ -33,7 +33,7 @@ class Random {
   // `key`. High zero words are dropped (CPython keys with the int's significant
   // words only); an empty key or all zeros is the int 0 (key [0]).
   static Random FromWords(const std::vector<std::uint32_t>& key);
-  static Random FromInt(std::uint64_t seed);           // random.Random(seed)
+  static Random FromInt(std::uint64_t seed);          // random.Random(seed)
   static Random FromString(const std::string& text);  // random.Random(text), version 2
 
   std::uint32_t GenRandUint32();  // the next raw MT19937 output

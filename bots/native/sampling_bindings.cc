@@ -41,8 +41,8 @@ py::int_ WordsInt(const std::vector<std::uint32_t>& words) {
   for (std::uint32_t word : words) {
     for (int b = 0; b < 4; ++b) bytes.push_back(static_cast<char>(word >> (8 * b)));
   }
-  return py::int_(py::module_::import("builtins").attr("int").attr("from_bytes")(py::bytes(bytes),
-                                                                                  "little"));
+  return py::int_(
+      py::module_::import("builtins").attr("int").attr("from_bytes")(py::bytes(bytes), "little"));
 }
 
 // random.Random(seed) for a seed that is an int (any size) or a str.
@@ -158,8 +158,7 @@ void BindSampling(py::module_& m) {
       py::arg("data"), py::arg("digest_size"),
       "hashlib.blake2b(data, digest_size=digest_size).digest() (for tests).");
   m.def(
-      "blake2b8",
-      [](const py::bytes& data) { return Bytes(Blake2b(std::string(data), 8)); },
+      "blake2b8", [](const py::bytes& data) { return Bytes(Blake2b(std::string(data), 8)); },
       py::arg("data"), "hashlib.blake2b(data, digest_size=8).digest() (for tests).");
   m.def(
       "mcms_sampling_seed",

@@ -8,8 +8,8 @@
 #include <limits>
 #include <map>
 #include <mutex>
-#include <typeinfo>
 #include <sstream>
+#include <typeinfo>
 
 #include "bots/native/mcms_draws.h"
 
@@ -23,9 +23,7 @@ constexpr std::size_t kDrawCacheSize = 100000;
 constexpr int kChance = open_spiel::kChancePlayerId;
 
 // Rounding slack for comparing a probability-weighted sum with a window edge.
-double Tolerance(double edge) {
-  return std::isinf(edge) ? 0.0 : 1e-12 * (1.0 + std::fabs(edge));
-}
+double Tolerance(double edge) { return std::isinf(edge) ? 0.0 : 1e-12 * (1.0 + std::fabs(edge)); }
 
 // Python's repr() of a float, for error messages.
 std::string Repr(double x) {
@@ -74,8 +72,8 @@ double MonotonicSeconds() {
 }
 
 bool Searcher::ProbedMove::Decides(double alpha, double beta) const {
-  return (window_low < value && value < window_high) ||
-         (value <= window_low && value <= alpha) || (value >= window_high && value >= beta);
+  return (window_low < value && value < window_high) || (value <= window_low && value <= alpha) ||
+         (value >= window_high && value >= beta);
 }
 
 Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions options,
@@ -133,8 +131,7 @@ bool Searcher::InPlace(const open_spiel::State& state) const {
 }
 
 template <class Fn>
-auto Searcher::Restored(open_spiel::State* state, open_spiel::Action action, Key digest,
-                        Fn&& fn) {
+auto Searcher::Restored(open_spiel::State* state, open_spiel::Action action, Key digest, Fn&& fn) {
   Node view;
   view.state = state;
   view.digest = digest;
@@ -177,8 +174,7 @@ bool Searcher::UndoWorks() const {
   // Games whose undo was checked by hand over whole games. Not backgammon and
   // einstein: after some undos their later moves differ from a clone's
   // (OpenSpiel 2.0.2), and the check below only plays the first moves.
-  static const char* const kUndoGames[] = {"maedn", "dice", "chance_tic_tac_toe",
-                                           "ballard_tree"};
+  static const char* const kUndoGames[] = {"maedn", "dice", "chance_tic_tac_toe", "ballard_tree"};
   bool listed = false;
   for (const char* name : kUndoGames) listed = listed || game_name_ == name;
   if (!listed) return false;
@@ -337,26 +333,25 @@ double Searcher::Evaluate(const Node& node) {
 double Searcher::TerminalValue(const Node& node) {
   const double value = node.state->PlayerReturn(options_.player);  // no vector, where overridden
   if (!(options_.lower_bound <= value && value <= options_.upper_bound)) {
-    throw LeafValueOutOfBounds(
-        "terminal utility " + Repr(value) + " for player " + std::to_string(options_.player) +
-        " in game " + game_->ToString() + " lies outside the bounds [" +
-        Repr(options_.lower_bound) + ", " + Repr(options_.upper_bound) +
-        "] declared by evaluator " + evaluator_name_ +
-        "; declared bounds must cover the game's terminal utilities too");
+    throw LeafValueOutOfBounds("terminal utility " + Repr(value) + " for player " +
+                               std::to_string(options_.player) + " in game " + game_->ToString() +
+                               " lies outside the bounds [" + Repr(options_.lower_bound) + ", " +
+                               Repr(options_.upper_bound) + "] declared by evaluator " +
+                               evaluator_name_ +
+                               "; declared bounds must cover the game's terminal utilities too");
   }
   return value;
 }
 
-std::vector<open_spiel::Action> Searcher::OrderedActions(const Node& node, int player,
-                                                         int depth, std::int64_t tt_move) {
+std::vector<open_spiel::Action> Searcher::OrderedActions(const Node& node, int player, int depth,
+                                                         std::int64_t tt_move) {
   std::vector<open_spiel::Action> actions = node.state->LegalActions();
   if (!options_.move_ordering) return actions;
   if (depth >= options_.history_min_depth && actions.size() > 1 && history_rewarded_) {
     const std::vector<std::int64_t>& order = history_order_[player];
-    std::stable_sort(actions.begin(), actions.end(),
-                     [&order](open_spiel::Action a, open_spiel::Action b) {
-                       return order[a] < order[b];
-                     });
+    std::stable_sort(
+        actions.begin(), actions.end(),
+        [&order](open_spiel::Action a, open_spiel::Action b) { return order[a] < order[b]; });
   }
   if (tt_move != kNoMove && actions.size() > 1 &&
       std::find(actions.begin(), actions.end(), tt_move) != actions.end()) {
@@ -443,9 +438,8 @@ RootResult Searcher::Root(const Node& node, int player, int depth,
   result.value = maximize ? -kInf : kInf;
   double alpha = -kInf, beta = kInf;
   for (open_spiel::Action action : actions) {
-    const double value = SearchAfter(node, action, [&](const Node& child) {
-      return SearchNode(child, depth - 1, alpha, beta);
-    });
+    const double value = SearchAfter(
+        node, action, [&](const Node& child) { return SearchNode(child, depth - 1, alpha, beta); });
     if (maximize ? value > result.value : value < result.value) {
       result.value = value;
       result.action = action;
@@ -645,8 +639,8 @@ double Searcher::Chance(const Node& node, int depth, double alpha, double beta) 
     double total = 0.0;
     for (const auto& [action, prob] : outcomes) {
       total += prob * SearchAfter(node, action, [&](const Node& child) {
-        return SearchNode(child, depth, -kInf, kInf);
-      });
+                 return SearchNode(child, depth, -kInf, kInf);
+               });
     }
     return total;
   }
@@ -704,10 +698,9 @@ double Searcher::Star(const Node& node, const Outcomes& outcomes, int depth, dou
     }
     if (options_.probing_factor > 0) {
       std::vector<std::unique_ptr<ProbedChild>> local(keep_probes ? 0 : count);
-      if (std::optional<double> cut =
-              Probe(children, probs, depth, alpha, beta, lo, hi, players,
-                    keep_probes ? probes : local, keys.empty() ? nullptr : &keys, tol_low,
-                    tol_high)) {
+      if (std::optional<double> cut = Probe(children, probs, depth, alpha, beta, lo, hi, players,
+                                            keep_probes ? probes : local,
+                                            keys.empty() ? nullptr : &keys, tol_low, tol_high)) {
         return *cut;
       }
     }
@@ -749,8 +742,7 @@ double Searcher::Star(const Node& node, const Outcomes& outcomes, int depth, dou
     } else {
       value = AtChild(children[i], [&](const Node& child) {
         return SearchChild(child, players[i], keys.empty() ? nullptr : &keys[i],
-                           keep_probes ? probes[i].get() : nullptr, depth, window_low,
-                           window_high);
+                           keep_probes ? probes[i].get() : nullptr, depth, window_low, window_high);
       });
     }
     if (have_proven) {
@@ -790,8 +782,8 @@ double Searcher::VerifyProbable(const Node& child, int depth, double value, doub
   return value;
 }
 
-double Searcher::SearchChild(const Node& child, int player, const Key* key,
-                             ProbedChild* probed, int depth, double alpha, double beta) {
+double Searcher::SearchChild(const Node& child, int player, const Key* key, ProbedChild* probed,
+                             int depth, double alpha, double beta) {
   if (probed != nullptr && !probed->moves.empty()) {
     return Decision(child, player, depth, alpha, beta, probed,
                     probed->has_key ? &probed->key : nullptr);
@@ -803,9 +795,8 @@ double Searcher::SearchChild(const Node& child, int player, const Key* key,
 }
 
 void Searcher::Expand(const Node& node, const Outcomes& outcomes, int depth,
-                      std::vector<double>& lo, std::vector<double>& hi,
-                      std::vector<Node>& children, std::vector<int>& players,
-                      std::vector<Key>* keys) {
+                      std::vector<double>& lo, std::vector<double>& hi, std::vector<Node>& children,
+                      std::vector<int>& players, std::vector<Key>* keys) {
   const std::size_t count = outcomes.size();
   children.resize(count);
   players.assign(count, 0);
@@ -842,9 +833,8 @@ void Searcher::Expand(const Node& node, const Outcomes& outcomes, int depth,
   }
 }
 
-std::optional<double> Searcher::Probe(std::vector<Node>& children,
-                                      const std::vector<double>& probs, int depth, double alpha,
-                                      double beta, std::vector<double>& lo,
+std::optional<double> Searcher::Probe(std::vector<Node>& children, const std::vector<double>& probs,
+                                      int depth, double alpha, double beta, std::vector<double>& lo,
                                       std::vector<double>& hi, const std::vector<int>& players,
                                       std::vector<std::unique_ptr<ProbedChild>>& probed,
                                       const std::vector<Key>* keys, double tol_low,
@@ -968,8 +958,8 @@ std::optional<double> Searcher::Probe(std::vector<Node>& children,
 }
 
 std::unique_ptr<Searcher::ProbedChild> Searcher::StartProbing(const Node& child, int player,
-                                                              int depth, double alpha,
-                                                              double beta, const Key* key) {
+                                                              int depth, double alpha, double beta,
+                                                              const Key* key) {
   if (player < 0) return nullptr;
   const bool minimizing = player != options_.player;
   if ((minimizing && alpha == -kInf) || (!minimizing && beta == kInf)) return nullptr;
@@ -1006,8 +996,8 @@ const ProbCutModel& Searcher::ModelFor(int depth) const {
 }
 
 std::optional<double> Searcher::ProbCut(std::vector<Node>& children,
-                                        const std::vector<double>& probs, int depth,
-                                        double alpha, double beta, std::vector<double>& lo,
+                                        const std::vector<double>& probs, int depth, double alpha,
+                                        double beta, std::vector<double>& lo,
                                         std::vector<double>& hi) {
   const ProbCutModel& model = ModelFor(depth);
   const int shallow_depth = depth - options_.probcut_reduction;

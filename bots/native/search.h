@@ -104,8 +104,8 @@ struct RootResult {
 
 class Searcher {
  public:
-  Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions options,
-           LeafFunction leaf, std::string evaluator_name);
+  Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions options, LeafFunction leaf,
+           std::string evaluator_name);
 
   // Searches `state` to `depth` decision plies. Throws SearchTimeout when
   // `deadline` (CLOCK_MONOTONIC seconds; <= 0 none) passes; `partial`
@@ -185,21 +185,20 @@ class Searcher {
   double Leaf(const Node& node);
   double Decision(const Node& node, int player, int depth, double alpha, double beta,
                   ProbedChild* probed, const Key* key);
-  double ReuseProbe(ProbedChild& probed, const Node& node, open_spiel::Action action,
-                    int depth, double alpha, double beta);
+  double ReuseProbe(ProbedChild& probed, const Node& node, open_spiel::Action action, int depth,
+                    double alpha, double beta);
   std::optional<double> TableCutoff(const Entry& entry, double alpha, double beta);
   bool EntryDecides(int entry_depth, int depth) const;
-  void StoreResult(Key key, int depth, double value, double alpha, double beta,
-                   std::int64_t move);
+  void StoreResult(Key key, int depth, double value, double alpha, double beta, std::int64_t move);
   double Chance(const Node& node, int depth, double alpha, double beta);
   double ChanceWith(const Node& node, const Outcomes& outcomes, int depth, double alpha,
                     double beta, bool sampled);
   double Star(const Node& node, const Outcomes& outcomes, int depth, double alpha, double beta);
   double VerifyProbable(const Node& child, int depth, double value, double lower_cut,
-                        double upper_cut, double window_low, double window_high,
-                        double proven_low, double proven_high);
-  double SearchChild(const Node& child, int player, const Key* key, ProbedChild* probed,
-                     int depth, double alpha, double beta);
+                        double upper_cut, double window_low, double window_high, double proven_low,
+                        double proven_high);
+  double SearchChild(const Node& child, int player, const Key* key, ProbedChild* probed, int depth,
+                     double alpha, double beta);
   void Expand(const Node& node, const Outcomes& outcomes, int depth, std::vector<double>& lo,
               std::vector<double>& hi, std::vector<Node>& children, std::vector<int>& players,
               std::vector<Key>* keys);
@@ -208,8 +207,8 @@ class Searcher {
                               std::vector<double>& hi, const std::vector<int>& players,
                               std::vector<std::unique_ptr<ProbedChild>>& probes,
                               const std::vector<Key>* keys, double tol_low, double tol_high);
-  std::unique_ptr<ProbedChild> StartProbing(const Node& child, int player, int depth,
-                                            double alpha, double beta, const Key* key);
+  std::unique_ptr<ProbedChild> StartProbing(const Node& child, int player, int depth, double alpha,
+                                            double beta, const Key* key);
   std::optional<double> ProbCut(std::vector<Node>& children, const std::vector<double>& probs,
                                 int depth, double alpha, double beta, std::vector<double>& lo,
                                 std::vector<double>& hi);
@@ -229,7 +228,7 @@ class Searcher {
   // Else children by ApplyAction and this restorer's saved fields, where it has one.
   const FieldRestorer* restorer_ = nullptr;
   bool use_fields_key_ = false;  // the scheme's key from the state's fields, not its text
-  bool use_digest_ = false;     // nodes carry history digests
+  bool use_digest_ = false;      // nodes carry history digests
   bool lookup_children_ = false;
   bool cache_leaves_ = false;
   std::vector<std::vector<std::int64_t>> history_order_;

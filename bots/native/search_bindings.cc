@@ -66,8 +66,7 @@ class PySearcher {
       // A Python game's state is a Python object: the cast finds it, no copy.
       auto text_of = [](py::object function) {
         return [function](const open_spiel::State& state) {
-          return function(py::cast(&state, py::return_value_policy::reference))
-              .cast<std::string>();
+          return function(py::cast(&state, py::return_value_policy::reference)).cast<std::string>();
         };
       };
       o.key_text = text_of(options["key_text"]);
@@ -188,12 +187,12 @@ class PySearcher {
 void BindSearch(py::module_& m) {
   py::register_exception<LeafValueOutOfBounds>(m, "LeafValueOutOfBounds", PyExc_ValueError);
   py::class_<PySearcher>(m, "Searcher")
-      .def(py::init<py::object, const py::dict&, py::object, const std::string&,
-                    const std::string&, bool>(),
-           py::arg("game"), py::arg("options"), py::arg("evaluator"),
-           py::arg("native_evaluator"), py::arg("evaluator_name"), py::arg("release_gil"))
-      .def("search", &PySearcher::Search, py::arg("state"), py::arg("depth"),
-           py::arg("root_order"), py::arg("deadline"))
+      .def(py::init<py::object, const py::dict&, py::object, const std::string&, const std::string&,
+                    bool>(),
+           py::arg("game"), py::arg("options"), py::arg("evaluator"), py::arg("native_evaluator"),
+           py::arg("evaluator_name"), py::arg("release_gil"))
+      .def("search", &PySearcher::Search, py::arg("state"), py::arg("depth"), py::arg("root_order"),
+           py::arg("deadline"))
       .def("stats", &PySearcher::StatsDict)
       .def("reset_stats", &PySearcher::ResetStats)
       .def_property_readonly("nodes", &PySearcher::nodes)

@@ -8,12 +8,11 @@
 #ifndef STARSPIEL_BOTS_NATIVE_TABLE_H_
 #define STARSPIEL_BOTS_NATIVE_TABLE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
-#include <algorithm>
 
 #include "bots/native/flat_map.h"
-
 #include "bots/native/keys.h"
 
 namespace starspiel {

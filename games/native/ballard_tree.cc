@@ -45,8 +45,9 @@ std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters
   return std::make_shared<BallardGame>(params);
 }
 
-const open_spiel::GameRegisterer kRegisterer(
-    games::TwoPlayerChanceGameType(kShortName, kLongName, Spec()), Factory);
+const open_spiel::GameRegisterer kRegisterer(games::TwoPlayerChanceGameType(kShortName, kLongName,
+                                                                            Spec()),
+                                             Factory);
 
 const open_spiel::RegisterSingleTensorObserver kObserver(kShortName);
 
@@ -196,8 +197,8 @@ BallardGame::BallardGame(const open_spiel::GameParameters& params)
       games::CheckInt(full, "plies", 1, std::nullopt, kShortName, " (decision levels)");
   const int seed = games::CheckInt(full, "seed", INT64_MIN, INT64_MAX, kShortName);
   const GameParameter& order = full.at("order");
-  const bool known_order = order.has_string_value() && (order.string_value() == "best" ||
-                                                        order.string_value() == "random");
+  const bool known_order = order.has_string_value() &&
+                           (order.string_value() == "best" || order.string_value() == "random");
   if (!known_order) {
     const std::string shown =
         order.has_string_value() ? games::Repr(order.string_value()) : order.ToString();
@@ -206,9 +207,8 @@ BallardGame::BallardGame(const open_spiel::GameParameters& params)
   }
   const GameParameter& final_chance = full.at("final_chance");
   if (!final_chance.has_bool_value()) {
-    throw std::invalid_argument(std::string(kShortName) +
-                                ": parameter final_chance=" + final_chance.ToString() +
-                                " must be a bool (true/false)");
+    throw std::invalid_argument(std::string(kShortName) + ": parameter final_chance=" +
+                                final_chance.ToString() + " must be a bool (true/false)");
   }
   rules_ = std::make_shared<const Rules>(n, plies, order.string_value() == "random", seed,
                                          final_chance.bool_value());
@@ -257,7 +257,9 @@ void BallardState::DoApplyAction(Action action) {
   }
   value_ += rules_->Arc(path_, index_, static_cast<int>(action));
   path_.push_back(static_cast<int>(action));
-  if (static_cast<int>(path_.size()) < rules_->dense_levels()) index_ = index_ * rules_->n() + action;
+  if (static_cast<int>(path_.size()) < rules_->dense_levels()) {
+    index_ = index_ * rules_->n() + action;
+  }
 }
 
 void BallardState::UndoAction(Player player, Action action) {
@@ -307,9 +309,7 @@ std::string BallardState::ToString() const {
 
 // The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
 // the history.
-std::string BallardState::InformationStateString(Player player) const {
-  return HistoryString();
-}
+std::string BallardState::InformationStateString(Player player) const { return HistoryString(); }
 
 std::string BallardState::ObservationString(Player player) const { return ToString(); }
 
@@ -342,8 +342,8 @@ class BallardEvaluator : public Evaluator {
   }
 };
 
-const bool kEvaluatorRegistered = RegisterEvaluator(
-    kShortName, [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
+const bool kEvaluatorRegistered =
+    RegisterEvaluator(kShortName, [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
       if (dynamic_cast<const BallardGame*>(&game) == nullptr) {
         throw std::invalid_argument(
             "the native ballard_tree evaluator needs a ballard_tree game, got " +

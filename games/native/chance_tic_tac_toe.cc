@@ -31,8 +31,9 @@ std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters
   return std::make_shared<ChanceTTTGame>(params);
 }
 
-const open_spiel::GameRegisterer kRegisterer(
-    games::TwoPlayerChanceGameType(kShortName, kLongName, {}), Factory);
+const open_spiel::GameRegisterer kRegisterer(games::TwoPlayerChanceGameType(kShortName, kLongName,
+                                                                            {}),
+                                             Factory);
 
 const open_spiel::RegisterSingleTensorObserver kObserver(kShortName);
 
@@ -163,9 +164,7 @@ std::string ChanceTTTState::ToString() const {
 
 // The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
 // the history.
-std::string ChanceTTTState::InformationStateString(Player player) const {
-  return HistoryString();
-}
+std::string ChanceTTTState::InformationStateString(Player player) const { return HistoryString(); }
 
 std::string ChanceTTTState::ObservationString(Player player) const { return ToString(); }
 
@@ -173,10 +172,7 @@ void ChanceTTTState::ObservationTensor(Player player, absl::Span<float> values) 
   std::fill(values.begin(), values.end(), 0.0f);
   // Pieces: planes (empty, x, o, blocked) of 3 x 3, player to move next (2), chance (1).
   for (int c = 0; c < 9; ++c) {
-    const int plane = games::Bit(x_, c)   ? 1
-                      : games::Bit(o_, c) ? 2
-                      : games::Bit(b_, c) ? 3
-                                          : 0;
+    const int plane = games::Bit(x_, c) ? 1 : games::Bit(o_, c) ? 2 : games::Bit(b_, c) ? 3 : 0;
     values[plane * 9 + c] = 1.0f;
   }
   if (cp_ >= 0) {
@@ -192,8 +188,8 @@ std::unique_ptr<open_spiel::State> ChanceTTTState::Clone() const {
 }
 
 std::string ChanceTTTState::SamplingText() const {
-  return "(" + std::to_string(x_) + "," + std::to_string(o_) + "," + std::to_string(b_) +
-         "," + std::to_string(cp_) + "," + std::to_string(nxt_) + ")";
+  return "(" + std::to_string(x_) + "," + std::to_string(o_) + "," + std::to_string(b_) + "," +
+         std::to_string(cp_) + "," + std::to_string(nxt_) + ")";
 }
 
 namespace {
@@ -222,8 +218,8 @@ class ChanceTTTEvaluator : public Evaluator {
   }
 };
 
-const bool kEvaluatorRegistered = RegisterEvaluator(
-    kShortName, [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
+const bool kEvaluatorRegistered =
+    RegisterEvaluator(kShortName, [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
       if (dynamic_cast<const ChanceTTTGame*>(&game) == nullptr) {
         throw std::invalid_argument(
             "the native chance_tic_tac_toe evaluator needs a chance_tic_tac_toe game, got " +
@@ -234,12 +230,11 @@ const bool kEvaluatorRegistered = RegisterEvaluator(
 
 const bool kKeysRegistered = RegisterKeyScheme(
     kShortName,
-    KeyScheme{
-        // The string prints every field of the position: board, blocks, player, result.
-        [](const open_spiel::State& state) { return state.ToString(); },
-        [](const open_spiel::State& state) {
-          return static_cast<const ChanceTTTState&>(state).SamplingText();
-        }});
+    KeyScheme{// The string prints every field of the position: board, blocks, player, result.
+              [](const open_spiel::State& state) { return state.ToString(); },
+              [](const open_spiel::State& state) {
+                return static_cast<const ChanceTTTState&>(state).SamplingText();
+              }});
 
 }  // namespace
 }  // namespace starspiel::chance_tic_tac_toe

@@ -5,32 +5,31 @@
 
 namespace starspiel::games {
 
-open_spiel::GameType TwoPlayerChanceGameType(
-    const std::string& short_name, const std::string& long_name,
-    const open_spiel::GameParameters& parameters) {
-  open_spiel::GameType type{
-      short_name,
-      long_name,
-      open_spiel::GameType::Dynamics::kSequential,
-      open_spiel::GameType::ChanceMode::kExplicitStochastic,
-      open_spiel::GameType::Information::kPerfectInformation,
-      open_spiel::GameType::Utility::kZeroSum,
-      open_spiel::GameType::RewardModel::kTerminal,
-      /*max_num_players=*/2,
-      /*min_num_players=*/2,
-      /*provides_information_state_string=*/true,
-      /*provides_information_state_tensor=*/false,
-      /*provides_observation_string=*/true,
-      /*provides_observation_tensor=*/true,
-      parameters};
+open_spiel::GameType TwoPlayerChanceGameType(const std::string& short_name,
+                                             const std::string& long_name,
+                                             const open_spiel::GameParameters& parameters) {
+  open_spiel::GameType type{short_name,
+                            long_name,
+                            open_spiel::GameType::Dynamics::kSequential,
+                            open_spiel::GameType::ChanceMode::kExplicitStochastic,
+                            open_spiel::GameType::Information::kPerfectInformation,
+                            open_spiel::GameType::Utility::kZeroSum,
+                            open_spiel::GameType::RewardModel::kTerminal,
+                            /*max_num_players=*/2,
+                            /*min_num_players=*/2,
+                            /*provides_information_state_string=*/true,
+                            /*provides_information_state_tensor=*/false,
+                            /*provides_observation_string=*/true,
+                            /*provides_observation_tensor=*/true,
+                            parameters};
   type.is_concrete = false;
   return type;
 }
 
 std::string Repr(const std::string& text) {
   // Python quotes with ' unless the text holds a ' and no ".
-  const bool double_quotes = text.find('\'') != std::string::npos &&
-                             text.find('"') == std::string::npos;
+  const bool double_quotes =
+      text.find('\'') != std::string::npos && text.find('"') == std::string::npos;
   const char quote = double_quotes ? '"' : '\'';
   std::string out(1, quote);
   for (char c : text) {
@@ -68,21 +67,19 @@ open_spiel::GameParameters FullParameters(const open_spiel::GameParameters& give
   return full;
 }
 
-int CheckInt(const open_spiel::GameParameters& params, const std::string& name,
-             std::int64_t lo, std::optional<std::int64_t> hi,
-             const std::string& game, const std::string& extra) {
+int CheckInt(const open_spiel::GameParameters& params, const std::string& name, std::int64_t lo,
+             std::optional<std::int64_t> hi, const std::string& game, const std::string& extra) {
   const open_spiel::GameParameter& param = params.at(name);
   if (!param.has_int_value()) {
     const std::string shown =
         param.has_string_value() ? Repr(param.string_value()) : param.ToString();
-    throw std::invalid_argument(game + ": parameter " + name + "=" + shown +
-                                " must be an integer" + extra);
+    throw std::invalid_argument(game + ": parameter " + name + "=" + shown + " must be an integer" +
+                                extra);
   }
   const std::int64_t value = param.int_value();
   if (value < lo || (hi && value > *hi)) {
-    const std::string range =
-        hi ? "in [" + std::to_string(lo) + ", " + std::to_string(*hi) + "]"
-           : ">= " + std::to_string(lo);
+    const std::string range = hi ? "in [" + std::to_string(lo) + ", " + std::to_string(*hi) + "]"
+                                 : ">= " + std::to_string(lo);
     throw std::invalid_argument(game + ": parameter " + name + "=" + std::to_string(value) +
                                 " is out of range; accepted: integers " + range + extra);
   }

@@ -18,9 +18,9 @@ namespace starspiel::games {
 // zero-sum, sequential, perfect information, explicit chance, terminal
 // rewards. is_concrete stays false, as pyspiel.GameType leaves it for the
 // Python games.
-open_spiel::GameType TwoPlayerChanceGameType(
-    const std::string& short_name, const std::string& long_name,
-    const open_spiel::GameParameters& parameters);
+open_spiel::GameType TwoPlayerChanceGameType(const std::string& short_name,
+                                             const std::string& long_name,
+                                             const open_spiel::GameParameters& parameters);
 
 // The parameters with the defaults of `spec` filled in (the Python games pass
 // them all to pyspiel.Game, so str(game) lists every parameter). An unknown
@@ -32,9 +32,9 @@ open_spiel::GameParameters FullParameters(const open_spiel::GameParameters& give
 
 // An int parameter in [lo, hi] (hi absent: unbounded), else
 // std::invalid_argument with _common.check_int's message.
-int CheckInt(const open_spiel::GameParameters& params, const std::string& name,
-             std::int64_t lo, std::optional<std::int64_t> hi,
-             const std::string& game, const std::string& extra = "");
+int CheckInt(const open_spiel::GameParameters& params, const std::string& name, std::int64_t lo,
+             std::optional<std::int64_t> hi, const std::string& game,
+             const std::string& extra = "");
 
 // Python's repr() of an ASCII str.
 std::string Repr(const std::string& text);

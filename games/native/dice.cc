@@ -22,8 +22,8 @@ using open_spiel::Player;
 constexpr double kNegLogEps = 69.08;
 
 const open_spiel::GameParameters& Spec() {
-  static const auto* spec = new open_spiel::GameParameters{
-      {"n", open_spiel::GameParameter(5)}, {"k", open_spiel::GameParameter(4)}};
+  static const auto* spec = new open_spiel::GameParameters{{"n", open_spiel::GameParameter(5)},
+                                                           {"k", open_spiel::GameParameter(4)}};
   return *spec;
 }
 
@@ -32,8 +32,8 @@ std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters
 }
 
 const open_spiel::GameRegisterer kRegisterer(
-    games::TwoPlayerChanceGameType(kShortName,
-                                   "Dice (Hauk): k in a row, line chosen by a die", Spec()),
+    games::TwoPlayerChanceGameType(kShortName, "Dice (Hauk): k in a row, line chosen by a die",
+                                   Spec()),
     Factory);
 
 const open_spiel::RegisterSingleTensorObserver kObserver(kShortName);
@@ -86,20 +86,19 @@ Rules::Rules(int n, int k) : n(n), k(k), cells(n * n), pass_action(n * n) {
 
 DiceGame::DiceGame(const open_spiel::GameParameters& params)
     : Game(games::TwoPlayerChanceGameType(kShortName,
-                                          "Dice (Hauk): k in a row, line chosen by a die",
-                                          Spec()),
+                                          "Dice (Hauk): k in a row, line chosen by a die", Spec()),
            games::FullParameters(params, Spec(), kShortName)) {
   const open_spiel::GameParameters full = GetParameters();
   // The Python game has no upper bound on n; one 64-bit word per board here.
   const int n = games::CheckInt(full, "n", 2, std::nullopt, kShortName, " (board side)");
   if (n > kMaxN) {
-    throw std::invalid_argument(
-        std::string(kShortName) + ": parameter n=" + std::to_string(n) +
-        " is out of range for the native game; accepted: integers in [2, " +
-        std::to_string(kMaxN) + "] (set STARSPIEL_ENGINE=python for larger boards)");
+    throw std::invalid_argument(std::string(kShortName) + ": parameter n=" + std::to_string(n) +
+                                " is out of range for the native game; accepted: integers in [2, " +
+                                std::to_string(kMaxN) +
+                                "] (set STARSPIEL_ENGINE=python for larger boards)");
   }
-  const int k = games::CheckInt(full, "k", 1, n, kShortName,
-                                " (stones in a row to win; 1 <= k <= n)");
+  const int k =
+      games::CheckInt(full, "k", 1, n, kShortName, " (stones in a row to win; 1 <= k <= n)");
   rules_ = std::make_shared<const Rules>(n, k);
 }
 
@@ -223,17 +222,14 @@ std::string DiceState::StatusString() const {
   if (cp_ == kChancePlayerId) {
     return PlayerMark(x_) + " to roll a " + (x_ == 0 ? "column" : "row");
   }
-  return PlayerMark(cp_) + " to move on " + (cp_ == 0 ? "column " : "row ") +
-         std::to_string(x_);
+  return PlayerMark(cp_) + " to move on " + (cp_ == 0 ? "column " : "row ") + std::to_string(x_);
 }
 
 std::string DiceState::ToString() const { return BoardString() + "\n" + StatusString(); }
 
 // The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
 // the history.
-std::string DiceState::InformationStateString(Player player) const {
-  return HistoryString();
-}
+std::string DiceState::InformationStateString(Player player) const { return HistoryString(); }
 
 std::string DiceState::ObservationString(Player player) const { return ToString(); }
 
@@ -297,8 +293,8 @@ class DiceEvaluator : public Evaluator {
   std::vector<double> weights_;
 };
 
-const bool kEvaluatorRegistered = RegisterEvaluator(
-    "dice", [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
+const bool kEvaluatorRegistered =
+    RegisterEvaluator("dice", [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
       const auto* dice = dynamic_cast<const DiceGame*>(&game);
       if (dice == nullptr) {
         throw std::invalid_argument("the native dice evaluator needs a dice game, got " +
@@ -309,22 +305,21 @@ const bool kEvaluatorRegistered = RegisterEvaluator(
 
 const bool kKeysRegistered = RegisterKeyScheme(
     kShortName,
-    KeyScheme{
-        // The string prints every field of the position: board, player, line.
-        [](const open_spiel::State& state) { return state.ToString(); },
-        [](const open_spiel::State& state) {
-          return static_cast<const DiceState&>(state).SamplingText();
-        },
-        // The same partition from the position's fields, without building the string.
-        [](const open_spiel::State& state) {
-          const auto& dice = static_cast<const DiceState&>(state);
-          Key key = ExtendDigest(0xD1CE, dice.x_stones());
-          key = ExtendDigest(key, dice.o_stones());
-          const auto player = static_cast<std::uint32_t>(dice.CurrentPlayer() + 8);
-          return ExtendDigest(key, static_cast<std::uint64_t>(player) << 32 |
-                                       static_cast<std::uint32_t>(dice.aux()));
-        },
-        [](const open_spiel::State& state) { return typeid(state) == typeid(DiceState); }});
+    KeyScheme{// The string prints every field of the position: board, player, line.
+              [](const open_spiel::State& state) { return state.ToString(); },
+              [](const open_spiel::State& state) {
+                return static_cast<const DiceState&>(state).SamplingText();
+              },
+              // The same partition from the position's fields, without building the string.
+              [](const open_spiel::State& state) {
+                const auto& dice = static_cast<const DiceState&>(state);
+                Key key = ExtendDigest(0xD1CE, dice.x_stones());
+                key = ExtendDigest(key, dice.o_stones());
+                const auto player = static_cast<std::uint32_t>(dice.CurrentPlayer() + 8);
+                return ExtendDigest(key, static_cast<std::uint64_t>(player) << 32 |
+                                             static_cast<std::uint32_t>(dice.aux()));
+              },
+              [](const open_spiel::State& state) { return typeid(state) == typeid(DiceState); }});
 
 }  // namespace
 }  // namespace starspiel::dice

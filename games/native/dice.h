@@ -71,15 +71,13 @@ class DiceState : public open_spiel::State {
   open_spiel::Player CurrentPlayer() const override { return cp_; }
   std::vector<open_spiel::Action> LegalActions() const override;
   std::vector<std::pair<open_spiel::Action, double>> ChanceOutcomes() const override;
-  std::string ActionToString(open_spiel::Player player,
-                             open_spiel::Action action) const override;
+  std::string ActionToString(open_spiel::Player player, open_spiel::Action action) const override;
   std::string ToString() const override;
   bool IsTerminal() const override { return cp_ == open_spiel::kTerminalPlayerId; }
   std::vector<double> Returns() const override;
   std::string InformationStateString(open_spiel::Player player) const override;
   std::string ObservationString(open_spiel::Player player) const override;
-  void ObservationTensor(open_spiel::Player player,
-                         absl::Span<float> values) const override;
+  void ObservationTensor(open_spiel::Player player, absl::Span<float> values) const override;
   std::unique_ptr<open_spiel::State> Clone() const override;
   void UndoAction(open_spiel::Player player, open_spiel::Action action) override;
 

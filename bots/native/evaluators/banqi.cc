@@ -6,13 +6,14 @@
 // observation tensor and the pool and colours from the history: every chance
 // outcome is a revealed piece, and the first one fixed the colours. The pool
 // probabilities and their sum are formed exactly as Python forms them.
+#include "open_spiel/games/banqi/banqi.h"
+
 #include <array>
 #include <cmath>
 #include <memory>
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "open_spiel/games/banqi/banqi.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
@@ -25,16 +26,14 @@ constexpr int kValues[banqi::kNumPieceTypes] = {6, 5, 4, 3, 2, 4, 1};
 
 // Signed value of piece id (red 0..6 positive, black 7..13 negative).
 constexpr int Signed(int piece) {
-  return piece < banqi::kNumPieceTypes ? kValues[piece]
-                                       : -kValues[piece - banqi::kNumPieceTypes];
+  return piece < banqi::kNumPieceTypes ? kValues[piece] : -kValues[piece - banqi::kNumPieceTypes];
 }
 
 class BanqiEvaluator : public Evaluator {
  public:
   double Value(const open_spiel::State& state, int player) override {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
-    const auto& b =
-        evaluators::StateAs<banqi::BanqiState>(state, "BanqiEvaluator");
+    const auto& b = evaluators::StateAs<banqi::BanqiState>(state, "BanqiEvaluator");
     const auto& history = b.FullHistory();
     // Colours are fixed by the first revealed piece: the flipping player
     // (the entry before it) gets that piece's colour.
@@ -56,9 +55,8 @@ class BanqiEvaluator : public Evaluator {
 
  private:
   // BanqiEvaluator.material: red minus black, face-down pool included.
-  static double Material(
-      const banqi::BanqiState& b,
-      const std::vector<open_spiel::State::PlayerAction>& history) {
+  static double Material(const banqi::BanqiState& b,
+                         const std::vector<open_spiel::State::PlayerAction>& history) {
     std::array<float, banqi::kObsTensorSize> tensor;
     b.ObservationTensor(0, absl::MakeSpan(tensor));
     int face_up = 0;
@@ -68,15 +66,13 @@ class BanqiEvaluator : public Evaluator {
       for (int sq = 0; sq < banqi::kNumSquares; ++sq) count += channel[sq] != 0.0f;
       face_up += count * Signed(piece);
     }
-    const float* face_down =
-        &tensor[(banqi::kNumDistinctPieces + 1) * banqi::kNumSquares];
+    const float* face_down = &tensor[(banqi::kNumDistinctPieces + 1) * banqi::kNumSquares];
     int hidden = 0;
     for (int sq = 0; sq < banqi::kNumSquares; ++sq) hidden += face_down[sq] != 0.0f;
     double diff = face_up;
     if (hidden > 0) {
       // The pool: the initial pieces minus every revealed one.
-      std::array<int, banqi::kNumDistinctPieces> remaining =
-          banqi::kInitialPieceCounts;
+      std::array<int, banqi::kNumDistinctPieces> remaining = banqi::kInitialPieceCounts;
       for (const auto& entry : history) {
         if (entry.player == open_spiel::kChancePlayerId) --remaining[entry.action];
       }

@@ -22,26 +22,24 @@ inline constexpr double kShrink = 0.99;
 
 // Throws std::invalid_argument unless `game` is the game `expected`, with
 // the message of bots.evaluators.api.check_game_name.
-inline void CheckGameName(const open_spiel::Game& game,
-                          const std::string& expected,
+inline void CheckGameName(const open_spiel::Game& game, const std::string& expected,
                           const std::string& cls) {
   const std::string name = game.GetType().short_name;
   if (name != expected) {
-    throw std::invalid_argument(
-        cls + " evaluates game '" + expected + "', got game '" + name +
-        "'; use make_evaluator('default', game) to pick the right one");
+    throw std::invalid_argument(cls + " evaluates game '" + expected + "', got game '" + name +
+                                "'; use make_evaluator('default', game) to pick the right one");
   }
 }
 
 // params.get(key, default) of a Python evaluator, for int and bool values.
-inline int IntParameter(const open_spiel::GameParameters& params,
-                        const std::string& key, int default_value) {
+inline int IntParameter(const open_spiel::GameParameters& params, const std::string& key,
+                        int default_value) {
   auto it = params.find(key);
   return it == params.end() ? default_value : it->second.int_value();
 }
 
-inline bool BoolParameter(const open_spiel::GameParameters& params,
-                          const std::string& key, bool default_value) {
+inline bool BoolParameter(const open_spiel::GameParameters& params, const std::string& key,
+                          bool default_value) {
   auto it = params.find(key);
   return it == params.end() ? default_value : it->second.bool_value();
 }
@@ -52,8 +50,7 @@ inline bool BoolParameter(const open_spiel::GameParameters& params,
 template <typename T>
 const T& StateAs(const open_spiel::State& state, const char* evaluator) {
   if (typeid(state) != typeid(T)) {
-    throw std::invalid_argument(std::string(evaluator) +
-                                ": the state is not a state of its game");
+    throw std::invalid_argument(std::string(evaluator) + ": the state is not a state of its game");
   }
   return static_cast<const T&>(state);
 }

@@ -16,8 +16,8 @@ namespace {
 
 namespace ewn = open_spiel::einstein_wurfelt_nicht;
 
-constexpr int kSize = 5;    // the board ToString prints: 5 x 5
-constexpr int kNone = -1;   // no cube with this number
+constexpr int kSize = 5;   // the board ToString prints: 5 x 5
+constexpr int kNone = -1;  // no cube with this number
 
 // EinsteinEvaluator._expected: mean over die values of the best selectable
 // cube distance (the cube with the die's number, else the nearest lower and
@@ -51,8 +51,8 @@ class EinsteinEvaluator : public Evaluator {
  public:
   double Value(const open_spiel::State& state, int player) override {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
-    const auto& ewn_state = evaluators::StateAs<ewn::EinsteinWurfeltNichtState>(
-        state, "EinsteinEvaluator");
+    const auto& ewn_state =
+        evaluators::StateAs<ewn::EinsteinWurfeltNichtState>(state, "EinsteinEvaluator");
     int black[6] = {kNone, kNone, kNone, kNone, kNone, kNone};
     int white[6] = {kNone, kNone, kNone, kNone, kNone, kNone};
     bool any_black = false, any_white = false;
@@ -71,8 +71,7 @@ class EinsteinEvaluator : public Evaluator {
     }
     double v = 0.0;  // before the cubes are placed
     if (any_black && any_white) {
-      const double x = Expected(white) - Expected(black) +
-                       (NextMover(ewn_state) == 0 ? 0.5 : -0.5);
+      const double x = Expected(white) - Expected(black) + (NextMover(ewn_state) == 0 ? 0.5 : -0.5);
       v = evaluators::kShrink * std::tanh(0.6 * x);
     }
     return player == 1 ? -v : v;
@@ -88,15 +87,12 @@ class EinsteinEvaluator : public Evaluator {
   }
 };
 
-std::unique_ptr<Evaluator> MakeEinsteinEvaluator(
-    const open_spiel::Game& game) {
-  evaluators::CheckGameName(game, "einstein_wurfelt_nicht",
-                            "EinsteinEvaluator");
+std::unique_ptr<Evaluator> MakeEinsteinEvaluator(const open_spiel::Game& game) {
+  evaluators::CheckGameName(game, "einstein_wurfelt_nicht", "EinsteinEvaluator");
   return std::make_unique<EinsteinEvaluator>();
 }
 
-const bool kRegistered =
-    RegisterEvaluator("einstein_wurfelt_nicht", MakeEinsteinEvaluator);
+const bool kRegistered = RegisterEvaluator("einstein_wurfelt_nicht", MakeEinsteinEvaluator);
 
 }  // namespace
 }  // namespace starspiel

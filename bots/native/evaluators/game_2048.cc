@@ -58,8 +58,7 @@ class Game2048Evaluator : public Evaluator {
 
   double Value(const open_spiel::State& state, int player) override {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
-    const auto& board = evaluators::StateAs<TwentyFortyEightState>(
-        state, "Game2048Evaluator");
+    const auto& board = evaluators::StateAs<TwentyFortyEightState>(state, "Game2048Evaluator");
     const double score = state.Returns()[0];
     int cell[4][4];
     for (int r = 0; r < 4; ++r) {
@@ -82,8 +81,7 @@ class Game2048Evaluator : public Evaluator {
   double max_;  // bounds[1] = 16 * max_utility (game_value_bounds)
 };
 
-std::unique_ptr<Evaluator> MakeGame2048Evaluator(
-    const open_spiel::Game& game) {
+std::unique_ptr<Evaluator> MakeGame2048Evaluator(const open_spiel::Game& game) {
   evaluators::CheckGameName(game, "2048", "Game2048Evaluator");
   return std::make_unique<Game2048Evaluator>(16.0 * game.MaxUtility());
 }

@@ -5,6 +5,8 @@
 // from the observation tensor (player 0's view holds every field), visited in
 // the order of their position in str(state), because the per-piece threat
 // corrections are non-integer floats whose sum depends on that order.
+#include "open_spiel/games/maedn/maedn.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -15,7 +17,6 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "open_spiel/games/maedn/maedn.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
@@ -49,8 +50,7 @@ class MaednEvaluator : public Evaluator {
       const int position = (player == 1 && opposite) ? 2 : player;
       std::vector<Field>& fields = fields_[player];
       for (int rel = 0; rel < 44; ++rel) {
-        const int absolute = rel < 40 ? (rel + 10 * position) % 40
-                                      : 40 + 4 * position + rel - 40;
+        const int absolute = rel < 40 ? (rel + 10 * position) % 40 : 40 + 4 * position + rel - 40;
         int tensor;
         if (absolute < 40) {
           tensor = 4 * absolute;
@@ -62,20 +62,16 @@ class MaednEvaluator : public Evaluator {
           tensor = 4 * 40 + 16 * owner + 4 * ((absolute - 40) % 4);
         }
         const maedn::Coords xy = maedn::kFieldToBoardString[absolute];
-        fields.push_back({kRow * xy.y + xy.x, tensor + player, rel,
-                          rel < 40 ? absolute : -1});
+        fields.push_back({kRow * xy.y + xy.x, tensor + player, rel, rel < 40 ? absolute : -1});
       }
       std::sort(fields.begin(), fields.end(),
-                [](const Field& a, const Field& b) {
-                  return a.string_index < b.string_index;
-                });
+                [](const Field& a, const Field& b) { return a.string_index < b.string_index; });
     }
   }
 
   double Value(const open_spiel::State& state, int player) override {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
-    const auto& m =
-        evaluators::StateAs<maedn::MaednState>(state, "MaednEvaluator");
+    const auto& m = evaluators::StateAs<maedn::MaednState>(state, "MaednEvaluator");
     std::array<float, maedn::kStateEncodingSize> tensor;
     m.ObservationTensor(0, absl::MakeSpan(tensor));
     std::array<Piece, maedn::kNumPiecesPerPlayer> p0, p1;
@@ -84,15 +80,14 @@ class MaednEvaluator : public Evaluator {
     const double r0 = Remaining(p0, n0, p1, n1);
     const double r1 = Remaining(p1, n1, p0, n0);
     const double x = (r1 - r0) / 3.5;
-    const double v = evaluators::kShrink *
-                     std::tanh(x / (0.8 * std::sqrt((r0 + r1) / 3.5) + 1.0));
+    const double v = evaluators::kShrink * std::tanh(x / (0.8 * std::sqrt((r0 + r1) / 3.5) + 1.0));
     return player == 1 ? -v : v;
   }
 
  private:
   // The player's pieces on its track, in str(state) order; returns how many.
-  int Pieces(const std::array<float, maedn::kStateEncodingSize>& tensor,
-             int player, std::array<Piece, maedn::kNumPiecesPerPlayer>* out) {
+  int Pieces(const std::array<float, maedn::kStateEncodingSize>& tensor, int player,
+             std::array<Piece, maedn::kNumPiecesPerPlayer>* out) {
     int n = 0;
     for (const Field& f : fields_[player]) {
       if (tensor[f.tensor_index] != 0.0f) {
@@ -138,13 +133,10 @@ std::unique_ptr<Evaluator> MakeMaednEvaluator(const open_spiel::Game& game) {
   }
   if (game.ObservationTensorSize() != maedn::kStateEncodingSize) {
     throw std::invalid_argument(
-        "MaednEvaluator expects a " +
-        std::to_string(maedn::kStateEncodingSize) +
-        "-entry observation tensor, got " +
-        std::to_string(game.ObservationTensorSize()));
+        "MaednEvaluator expects a " + std::to_string(maedn::kStateEncodingSize) +
+        "-entry observation tensor, got " + std::to_string(game.ObservationTensorSize()));
   }
-  const bool opposite = evaluators::BoolParameter(
-      game.GetParameters(), "twoPlayersOpposite", true);
+  const bool opposite = evaluators::BoolParameter(game.GetParameters(), "twoPlayersOpposite", true);
   return std::make_unique<MaednEvaluator>(opposite);
 }
 

@@ -24,11 +24,9 @@ class MidpointEvaluator : public Evaluator {
   bool rewards_;
 };
 
-std::unique_ptr<Evaluator> MakeMidpointEvaluator(
-    const open_spiel::Game& game) {
+std::unique_ptr<Evaluator> MakeMidpointEvaluator(const open_spiel::Game& game) {
   const double mid = (game.MinUtility() + game.MaxUtility()) / 2.0;
-  const bool rewards = game.GetType().reward_model ==
-                       open_spiel::GameType::RewardModel::kRewards;
+  const bool rewards = game.GetType().reward_model == open_spiel::GameType::RewardModel::kRewards;
   return std::make_unique<MidpointEvaluator>(mid, rewards);
 }
 

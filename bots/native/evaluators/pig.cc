@@ -6,6 +6,8 @@
 // the same floating-point operations in the same order, so the leaf values
 // are bit-identical, and reads scores, turn total and turn player from the
 // C++ state instead of parsing str(state).
+#include "open_spiel/games/pig/pig.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -19,7 +21,6 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "open_spiel/games/pig/pig.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
@@ -65,8 +66,7 @@ double PointsPerTurn(int dice, bool piglet) {
 // Every table of one set of game parameters (Python's _SHARED_TABLES entry).
 class PigTables {
  public:
-  PigTables(int win_score, int dice, bool piglet)
-      : w_(win_score), p_bust_(1.0 / dice) {
+  PigTables(int win_score, int dice, bool piglet) : w_(win_score), p_bust_(1.0 / dice) {
     if (piglet) {
       gains_.push_back({1, 1.0 - 1.0 / dice});
     } else {
@@ -78,8 +78,7 @@ class PigTables {
     static_.resize((w_ + 1) * (w_ + 1));
     for (int a = 0; a <= w_; ++a) {
       for (int b = 0; b <= w_; ++b) {
-        static_[a * (w_ + 1) + b] =
-            StartOfTurn((w_ - a) / e, (w_ - b) / e + 0.5);
+        static_[a * (w_ + 1) + b] = StartOfTurn((w_ - a) / e, (w_ - b) / e + 0.5);
       }
     }
     // Table of (mine, theirs) at offset_[mine] + theirs * Length(mine).
@@ -118,9 +117,7 @@ class PigTables {
   // The table length of a score `mine` <= w: w - mine + max_gain + 1.
   int Length(int mine) const { return w_ - mine + max_gain_ + 1; }
 
-  double Static(int theirs, int score) const {
-    return static_[theirs * (w_ + 1) + score];
-  }
+  double Static(int theirs, int score) const { return static_[theirs * (w_ + 1) + score]; }
 
   // PigEvaluator._turn: fills value[0..size) and roll[0..size), size =
   // max(w - mine, 0) + max_gain + 1.
@@ -162,11 +159,9 @@ class PigTables {
 };
 
 // Tables shared by every evaluator of the same parameters, built once.
-std::shared_ptr<const PigTables> SharedTables(int win_score, int dice,
-                                              bool piglet) {
+std::shared_ptr<const PigTables> SharedTables(int win_score, int dice, bool piglet) {
   static std::mutex mutex;
-  static auto* cache =
-      new std::map<std::tuple<int, int, bool>, std::shared_ptr<const PigTables>>();
+  static auto* cache = new std::map<std::tuple<int, int, bool>, std::shared_ptr<const PigTables>>();
   std::lock_guard<std::mutex> lock(mutex);
   auto key = std::make_tuple(win_score, dice, piglet);
   auto it = cache->find(key);
@@ -183,13 +178,11 @@ class PigEvaluator : public Evaluator {
 
   double Value(const open_spiel::State& state, int player) override {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
-    const auto& pig =
-        evaluators::StateAs<open_spiel::pig::PigState>(state, "PigEvaluator");
+    const auto& pig = evaluators::StateAs<open_spiel::pig::PigState>(state, "PigEvaluator");
     const auto& history = pig.FullHistory();
     const bool rolling = pig.IsChanceNode();
     // At a chance node the turn player is the one who just chose to roll.
-    const int turn_player =
-        rolling ? history.back().player : pig.CurrentPlayer();
+    const int turn_player = rolling ? history.back().player : pig.CurrentPlayer();
     // The turn total: the dice added since the turn began (a hold, a bust,
     // or the start of the game ends the walk back).
     int turn_total = 0;
@@ -223,8 +216,7 @@ std::unique_ptr<Evaluator> MakePigEvaluator(const open_spiel::Game& game) {
   const int win_score = evaluators::IntParameter(params, "winscore", 100);
   const int dice = evaluators::IntParameter(params, "diceoutcomes", 6);
   const bool piglet = evaluators::BoolParameter(params, "piglet", false);
-  return std::make_unique<PigEvaluator>(SharedTables(win_score, dice, piglet),
-                                        piglet);
+  return std::make_unique<PigEvaluator>(SharedTables(win_score, dice, piglet), piglet);
 }
 
 const bool kRegistered = RegisterEvaluator("pig", MakePigEvaluator);

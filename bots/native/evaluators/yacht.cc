@@ -4,6 +4,8 @@
 // observation tensor; here the flags come from category_used() and each
 // total is put through the tensor's float32 normalisation and Python's
 // round(x * 305) so that it is the very number Python sees.
+#include "open_spiel/games/yacht/yacht.h"
+
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -11,7 +13,6 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "open_spiel/games/yacht/yacht.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
@@ -27,8 +28,7 @@ constexpr double kMaxScore = 305.0;  // yacht.py's hard-coded _max_score
 
 class YachtEvaluator : public Evaluator {
  public:
-  explicit YachtEvaluator(double max_possible_score)
-      : max_possible_score_(max_possible_score) {
+  explicit YachtEvaluator(double max_possible_score) : max_possible_score_(max_possible_score) {
     ev_total_ = 0.0;
     for (double e : kExpected) ev_total_ += e;
   }
@@ -52,16 +52,14 @@ class YachtEvaluator : public Evaluator {
     const double left = 24.0 - used_count;
     const double d = total0 + rest0 - total1 - rest1;
     const double spread = kSdPerCategory * std::sqrt(left) + 1.0;
-    const double v =
-        evaluators::kShrink * std::erf(d / (1.4142135623730951 * spread));
+    const double v = evaluators::kShrink * std::erf(d / (1.4142135623730951 * spread));
     return player == 1 ? -v : v;
   }
 
  private:
   // round(o[t] * 305.0) of Python, o[t] the tensor's float32 total.
   double Total(const YachtState& y, int player) const {
-    const float normalised =
-        static_cast<float>(y.total_score(player)) / max_possible_score_;
+    const float normalised = static_cast<float>(y.total_score(player)) / max_possible_score_;
     return std::nearbyint(static_cast<double>(normalised) * kMaxScore);
   }
 
