@@ -41,27 +41,25 @@ constexpr std::uint64_t kSha512Init[8] = {
     0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
 };
 
-void Sha512Block(std::uint64_t state[8], const std::uint8_t* block) {
-  std::uint64_t w[80];
-  for (int t = 0; t < 16; ++t) {
-    std::uint64_t word = 0;
-    for (int b = 0; b < 8; ++b) word = (word << 8) | block[8 * t + b];  // big-endian
-    w[t] = word;
-  }
+// SHA-512's compression of one block whose 16 big-endian words are w[0..15], for a
+// word type W: std::uint64_t, or a vector of them (one message per lane).
+template <class W>
+__attribute__((always_inline)) inline void Sha512Compress(W state[8], W w[80]) {
+  auto rotr = [](W x, int r) -> W { return (x >> r) | (x << (64 - r)); };
   for (int t = 16; t < 80; ++t) {
-    const std::uint64_t s0 = std::rotr(w[t - 15], 1) ^ std::rotr(w[t - 15], 8) ^ (w[t - 15] >> 7);
-    const std::uint64_t s1 = std::rotr(w[t - 2], 19) ^ std::rotr(w[t - 2], 61) ^ (w[t - 2] >> 6);
+    const W s0 = rotr(w[t - 15], 1) ^ rotr(w[t - 15], 8) ^ (w[t - 15] >> 7);
+    const W s1 = rotr(w[t - 2], 19) ^ rotr(w[t - 2], 61) ^ (w[t - 2] >> 6);
     w[t] = w[t - 16] + s0 + w[t - 7] + s1;
   }
-  std::uint64_t a = state[0], b = state[1], c = state[2], d = state[3];
-  std::uint64_t e = state[4], f = state[5], g = state[6], h = state[7];
+  W a = state[0], b = state[1], c = state[2], d = state[3];
+  W e = state[4], f = state[5], g = state[6], h = state[7];
   for (int t = 0; t < 80; ++t) {
-    const std::uint64_t sum1 = std::rotr(e, 14) ^ std::rotr(e, 18) ^ std::rotr(e, 41);
-    const std::uint64_t choose = (e & f) ^ (~e & g);
-    const std::uint64_t t1 = h + sum1 + choose + kSha512K[t] + w[t];
-    const std::uint64_t sum0 = std::rotr(a, 28) ^ std::rotr(a, 34) ^ std::rotr(a, 39);
-    const std::uint64_t majority = (a & b) ^ (a & c) ^ (b & c);
-    const std::uint64_t t2 = sum0 + majority;
+    const W sum1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41);
+    const W choose = (e & f) ^ (~e & g);
+    const W t1 = h + sum1 + choose + kSha512K[t] + w[t];
+    const W sum0 = rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39);
+    const W majority = (a & b) ^ (a & c) ^ (b & c);
+    const W t2 = sum0 + majority;
     h = g;
     g = f;
     f = e;
@@ -79,6 +77,16 @@ void Sha512Block(std::uint64_t state[8], const std::uint8_t* block) {
   state[5] += f;
   state[6] += g;
   state[7] += h;
+}
+
+void Sha512Block(std::uint64_t state[8], const std::uint8_t* block) {
+  std::uint64_t w[80];
+  for (int t = 0; t < 16; ++t) {
+    std::uint64_t word = 0;
+    for (int b = 0; b < 8; ++b) word = (word << 8) | block[8 * t + b];  // big-endian
+    w[t] = word;
+  }
+  Sha512Compress(state, w);
 }
 
 // MT19937's parameters.
@@ -123,40 +131,9 @@ using Vec64 = std::uint64_t __attribute__((vector_size(8 * kShaLanes)));
 // Sha512Block for kShaLanes one-block messages at once (w: each lane's 16 words).
 __attribute__((target_clones("avx2", "default"))) void Sha512BlockLanes(Vec64* state,
                                                                         const Vec64* message) {
-  auto rotr = [](Vec64 x, int r) { return (x >> r) | (x << (64 - r)); };
   Vec64 w[80];
   for (int t = 0; t < 16; ++t) w[t] = message[t];
-  for (int t = 16; t < 80; ++t) {
-    const Vec64 s0 = rotr(w[t - 15], 1) ^ rotr(w[t - 15], 8) ^ (w[t - 15] >> 7);
-    const Vec64 s1 = rotr(w[t - 2], 19) ^ rotr(w[t - 2], 61) ^ (w[t - 2] >> 6);
-    w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-  }
-  Vec64 a = state[0], b = state[1], c = state[2], d = state[3];
-  Vec64 e = state[4], f = state[5], g = state[6], h = state[7];
-  for (int t = 0; t < 80; ++t) {
-    const Vec64 sum1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41);
-    const Vec64 choose = (e & f) ^ (~e & g);
-    const Vec64 t1 = h + sum1 + choose + kSha512K[t] + w[t];
-    const Vec64 sum0 = rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39);
-    const Vec64 majority = (a & b) ^ (a & c) ^ (b & c);
-    const Vec64 t2 = sum0 + majority;
-    h = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
-  state[0] += a;
-  state[1] += b;
-  state[2] += c;
-  state[3] += d;
-  state[4] += e;
-  state[5] += f;
-  state[6] += g;
-  state[7] += h;
+  Sha512Compress(state, w);
 }
 
 // The longest message that pads into one block: 0x80 and the 16-byte length follow.
