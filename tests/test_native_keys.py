@@ -75,7 +75,8 @@ def test_native_keys_partition_states_as_the_python_keys_do(spec):
 
 
 @pytest.mark.parametrize(
-    "spec", ["pig", "einstein_wurfelt_nicht", "backgammon", "dice", "ballard_tree(n=3,plies=3)"]
+    "spec",
+    ["pig", "einstein_wurfelt_nicht", "backgammon", "catch", "dice", "ballard_tree(n=3,plies=3)"],
 )
 def test_field_keys_equal_text_keys_partition(spec):
     module = native_engine.require()

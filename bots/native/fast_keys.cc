@@ -21,6 +21,7 @@
 #define private public
 #define protected public
 #include "open_spiel/games/backgammon/backgammon.h"
+#include "open_spiel/games/catch/catch.h"
 #include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
 #include "open_spiel/games/pig/pig.h"
 #undef protected
@@ -177,6 +178,27 @@ Key BackgammonFieldsKey(const open_spiel::State& state) {
 
 bool IsBackgammonState(const open_spiel::State& state) {
   return typeid(state) == typeid(open_spiel::backgammon::BackgammonState);
+}
+
+// bots/keys.py string_key for catch: (player, str(state)). The board string shows
+// the ball and the paddle, so it and the player follow from these four fields,
+// packed (the top bit set, which no digest has).
+Key CatchFieldsKey(const open_spiel::State& state) {
+  const auto& c = static_cast<const open_spiel::catch_::CatchState&>(state);
+  constexpr int kBits = 21;  // each field + 1 (they start at -1)
+  auto fits = [](int value) { return value >= -1 && value < (1 << kBits) - 1; };
+  if (!fits(c.ball_row_) || !fits(c.ball_col_) || !fits(c.paddle_col_)) {
+    return TextKey(std::to_string(state.CurrentPlayer()) + '|' + state.ToString());
+  }
+  auto field = [](int value) { return static_cast<std::uint64_t>(value + 1); };
+  const std::uint64_t low =
+      field(c.ball_row_) << (2 * kBits) | field(c.ball_col_) << kBits | field(c.paddle_col_);
+  const std::uint64_t high = (c.initialized_ ? 1 : 0) | std::uint64_t{1} << 63;
+  return static_cast<Key>(high) << 64 | low;
+}
+
+bool IsCatchState(const open_spiel::State& state) {
+  return typeid(state) == typeid(open_spiel::catch_::CatchState);
 }
 
 }  // namespace starspiel

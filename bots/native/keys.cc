@@ -92,6 +92,8 @@ Key EinsteinFieldsKey(const open_spiel::State& state);
 bool IsEinsteinState(const open_spiel::State& state);
 Key BackgammonFieldsKey(const open_spiel::State& state);
 bool IsBackgammonState(const open_spiel::State& state);
+Key CatchFieldsKey(const open_spiel::State& state);
+bool IsCatchState(const open_spiel::State& state);
 
 namespace {
 
@@ -125,7 +127,7 @@ const bool kBuiltInSchemes = [] {
                             PlayerAndStringText, PigFieldsKey, IsPigState});
   RegisterKeyScheme("backgammon",
                     {PlayerAndString, PlayerAndStringText, BackgammonFieldsKey, IsBackgammonState});
-  RegisterKeyScheme("catch", {PlayerAndString, PlayerAndStringText});
+  RegisterKeyScheme("catch", {PlayerAndString, PlayerAndStringText, CatchFieldsKey, IsCatchState});
   RegisterKeyScheme("einstein_wurfelt_nicht",
                     {EinsteinText, EinsteinSamplingText, EinsteinFieldsKey, IsEinsteinState});
   return true;
