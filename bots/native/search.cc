@@ -11,6 +11,7 @@
 #include <sstream>
 #include <typeinfo>
 
+#include "bots/native/fast_moves.h"
 #include "bots/native/mcms_draws.h"
 
 namespace starspiel {
@@ -82,7 +83,8 @@ Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions o
       options_(std::move(options)),
       leaf_(std::move(leaf)),
       evaluator_name_(std::move(evaluator_name)),
-      game_name_(game_->GetType().short_name) {
+      game_name_(game_->GetType().short_name),
+      fast_backgammon_moves_(game_name_ == "backgammon") {
   chance_pruning_ = options_.algorithm != "expectiminimax";
   if (options_.tt_size > 0) table_ = std::make_unique<TranspositionTable>(options_.tt_size);
   if (options_.key_kind == KeyKind::kScheme) {
@@ -345,7 +347,10 @@ double Searcher::TerminalValue(const Node& node) {
 
 std::vector<open_spiel::Action> Searcher::OrderedActions(const Node& node, int player, int depth,
                                                          std::int64_t tt_move) {
-  std::vector<open_spiel::Action> actions = node.state->LegalActions();
+  std::vector<open_spiel::Action> actions;
+  if (!fast_backgammon_moves_ || !BackgammonLegalActions(*node.state, &actions)) {
+    actions = node.state->LegalActions();
+  }
   if (!options_.move_ordering) return actions;
   if (depth >= options_.history_min_depth && actions.size() > 1 && history_rewarded_) {
     const std::vector<std::int64_t>& order = history_order_[player];

@@ -221,6 +221,7 @@ class Searcher {
   LeafFunction leaf_;
   std::string evaluator_name_;
   std::string game_name_;
+  bool fast_backgammon_moves_ = false;  // LegalActions() by bots/native/fast_moves.cc
   const KeyScheme* scheme_ = nullptr;
   std::unique_ptr<TranspositionTable> table_;
   bool chance_pruning_;

@@ -1,0 +1,54 @@
+"""The native engine's backgammon move generator (bots/native/fast_moves.cc)
+against OpenSpiel's own LegalActions(): the same list at every decision of random
+games, bar entries, doubles, bear-offs and passes included. Skipped where the
+native engine is not built."""
+
+from __future__ import annotations
+
+import random
+
+import pyspiel
+import pytest
+
+from bots import native_engine
+
+pytestmark = pytest.mark.skipif(
+    native_engine.problem() is not None, reason=str(native_engine.problem())
+)
+
+
+def _random_states(game: pyspiel.Game, games: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            yield state
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("spec", ["backgammon", "backgammon(hyper_backgammon=true)"])
+def test_backgammon_moves_are_openspiels(spec):
+    module = native_engine.require()
+    game = pyspiel.load_game(spec)
+    seen = {"pass": 0, "single": 0, "bar": 0, "bear_off": 0}
+    for state in _random_states(game, games=12, seed=5):
+        expected = state.legal_actions()
+        assert module.backgammon_legal_actions(state) == expected, str(state)
+        strings = [state.action_to_string(a) for a in expected]
+        seen["pass"] += any("Pass" in s for s in strings)
+        seen["single"] += len(expected) and all(s.count("/") == 1 for s in strings)
+        seen["bar"] += any("Bar" in s for s in strings)
+        seen["bear_off"] += any("Off" in s for s in strings)
+    # The awkward rules were all exercised.
+    assert all(count > 0 for count in seen.values()), seen
+
+
+def test_other_states_are_left_to_the_game():
+    module = native_engine.require()
+    game = pyspiel.load_game("backgammon")
+    assert module.backgammon_legal_actions(game.new_initial_state()) is None  # chance
+    assert module.backgammon_legal_actions(pyspiel.load_game("pig").new_initial_state()) is None
