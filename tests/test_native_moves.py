@@ -1,7 +1,7 @@
-"""The native engine's backgammon move generator (bots/native/fast_moves.cc)
-against OpenSpiel's own LegalActions(): the same list at every decision of random
-games, bar entries, doubles, bear-offs and passes included. Skipped where the
-native engine is not built."""
+"""The native engine's move generators (bots/native/fast_moves.cc) against
+OpenSpiel's own LegalActions(): the same list at every decision of random games
+(in backgammon bar entries, doubles, bear-offs and passes included). Skipped where
+the native engine is not built."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_backgammon_moves_are_openspiels(spec):
     seen = {"pass": 0, "single": 0, "bar": 0, "bear_off": 0}
     for state in _random_states(game, games=12, seed=5):
         expected = state.legal_actions()
-        assert module.backgammon_legal_actions(state) == expected, str(state)
+        assert module.fast_legal_actions(state) == expected, str(state)
         strings = [state.action_to_string(a) for a in expected]
         seen["pass"] += any("Pass" in s for s in strings)
         seen["single"] += len(expected) and all(s.count("/") == 1 for s in strings)
@@ -47,8 +47,22 @@ def test_backgammon_moves_are_openspiels(spec):
     assert all(count > 0 for count in seen.values()), seen
 
 
+def test_einstein_moves_are_openspiels():
+    module = native_engine.require()
+    game = pyspiel.load_game("einstein_wurfelt_nicht")
+    sizes = set()
+    captures = 0
+    for state in _random_states(game, games=60, seed=3):
+        expected = state.legal_actions()
+        assert module.fast_legal_actions(state) == expected, str(state)
+        sizes.add(len(expected))
+        captures += any(action % 2 for action in expected)
+    # One cube or two (the die's cube gone), at the edge or not, and captures.
+    assert {1, 2, 3, 4, 6} <= sizes and captures > 0, (sizes, captures)
+
+
 def test_other_states_are_left_to_the_game():
     module = native_engine.require()
-    game = pyspiel.load_game("backgammon")
-    assert module.backgammon_legal_actions(game.new_initial_state()) is None  # chance
-    assert module.backgammon_legal_actions(pyspiel.load_game("pig").new_initial_state()) is None
+    for spec in ("backgammon", "einstein_wurfelt_nicht"):  # chance nodes
+        assert module.fast_legal_actions(pyspiel.load_game(spec).new_initial_state()) is None
+    assert module.fast_legal_actions(pyspiel.load_game("pig").new_initial_state()) is None

@@ -2,16 +2,23 @@
 #ifndef STARSPIEL_BOTS_NATIVE_FAST_MOVES_H_
 #define STARSPIEL_BOTS_NATIVE_FAST_MOVES_H_
 
+#include <string>
 #include <vector>
 
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
 
-// OpenSpiel's backgammon LegalActions() at a decision node of a BackgammonState,
-// into `actions`; false (and `actions` untouched) for other states. The state is
-// changed while moves are tried and restored before it returns.
+// A game's LegalActions() at a decision node, into `actions`; false (and `actions`
+// untouched) for states of another class, chance nodes and terminals. The state may
+// change while moves are tried; it is restored before the function returns.
+using FastMoves = bool (*)(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
+
 bool BackgammonLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
+bool EinsteinLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
+
+// The generator for `game` (a short name), or nullptr where the game has none.
+FastMoves FastMovesFor(const std::string& game);
 
 }  // namespace starspiel
 

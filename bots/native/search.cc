@@ -84,7 +84,7 @@ Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions o
       leaf_(std::move(leaf)),
       evaluator_name_(std::move(evaluator_name)),
       game_name_(game_->GetType().short_name),
-      fast_backgammon_moves_(game_name_ == "backgammon") {
+      fast_moves_(FastMovesFor(game_name_)) {
   chance_pruning_ = options_.algorithm != "expectiminimax";
   if (options_.tt_size > 0) table_ = std::make_unique<TranspositionTable>(options_.tt_size);
   if (options_.key_kind == KeyKind::kScheme) {
@@ -348,7 +348,7 @@ double Searcher::TerminalValue(const Node& node) {
 std::vector<open_spiel::Action> Searcher::OrderedActions(const Node& node, int player, int depth,
                                                          std::int64_t tt_move) {
   std::vector<open_spiel::Action> actions;
-  if (!fast_backgammon_moves_ || !BackgammonLegalActions(*node.state, &actions)) {
+  if (fast_moves_ == nullptr || !fast_moves_(*node.state, &actions)) {
     actions = node.state->LegalActions();
   }
   if (!options_.move_ordering) return actions;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bots/native/evaluator.h"
+#include "bots/native/fast_moves.h"
 #include "bots/native/field_undo.h"
 #include "bots/native/keys.h"
 #include "bots/native/table.h"
@@ -221,7 +222,7 @@ class Searcher {
   LeafFunction leaf_;
   std::string evaluator_name_;
   std::string game_name_;
-  bool fast_backgammon_moves_ = false;  // LegalActions() by bots/native/fast_moves.cc
+  FastMoves fast_moves_ = nullptr;  // LegalActions() by bots/native/fast_moves.cc
   const KeyScheme* scheme_ = nullptr;
   std::unique_ptr<TranspositionTable> table_;
   bool chance_pruning_;

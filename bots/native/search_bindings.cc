@@ -224,15 +224,17 @@ void BindSearch(py::module_& m) {
       py::arg("state"), py::arg("from_fields") = true,
       "The native engine's table key of a state (from its fields where the game has them).");
   m.def(
-      "backgammon_legal_actions",
+      "fast_legal_actions",
       [](py::handle state) -> py::object {
         std::unique_ptr<open_spiel::State> copy = state.cast<const open_spiel::State*>()->Clone();
+        const FastMoves moves = FastMovesFor(copy->GetGame()->GetType().short_name);
         std::vector<open_spiel::Action> actions;
-        if (!BackgammonLegalActions(*copy, &actions)) return py::none();
+        if (moves == nullptr || !moves(*copy, &actions)) return py::none();
         return py::cast(actions);
       },
       py::arg("state"),
-      "The native engine's backgammon move list (None where it does not apply), for tests.");
+      "The native engine's own move list for a state (None where the game's LegalActions() "
+      "is used), for tests.");
   m.def("monotonic_seconds", &MonotonicSeconds,
         "CLOCK_MONOTONIC seconds, the clock of time.perf_counter() and of the deadline.");
 }
