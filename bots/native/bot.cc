@@ -779,7 +779,7 @@ std::unique_ptr<open_spiel::Bot> MakeNativeSearchBot(const std::string& algorith
 
   std::shared_ptr<Evaluator> leaf_evaluator = evaluator.evaluator;
   LeafFunction leaf = [leaf_evaluator](const open_spiel::State& state, int p) {
-    return leaf_evaluator->Value(state, p);
+    return leaf_evaluator->NonTerminalValue(state, p);
   };
   auto searcher = std::make_unique<Searcher>(game, std::move(options), std::move(leaf),
                                              "'" + evaluator.name + "' (native)");

@@ -19,8 +19,13 @@ class Evaluator {
  public:
   virtual ~Evaluator() = default;
   // The value of `state` for `player`, as the Python twin's player_value().
-  // The search calls it on non-terminal states (decision or chance nodes).
   virtual double Value(const open_spiel::State& state, int player) = 0;
+  // Value() for a state the caller knows is not terminal: the search evaluates
+  // nothing else. An evaluator whose terminal check costs (2048's scans the board
+  // for merges) skips it here.
+  virtual double NonTerminalValue(const open_spiel::State& state, int player) {
+    return Value(state, player);
+  }
 };
 
 using EvaluatorFactory = std::function<std::unique_ptr<Evaluator>(const open_spiel::Game& game)>;

@@ -89,7 +89,8 @@ class LeafValueOutOfBounds : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The leaf values: a native evaluator, or a callback into Python.
+// The leaf values: a native evaluator, or a callback into Python. The search calls
+// it on non-terminal states only (terminals take the game's returns).
 using LeafFunction = std::function<double(const open_spiel::State&, int player)>;
 
 // Called every few thousand nodes; throws to stop the search (Ctrl-C).

@@ -100,7 +100,7 @@ class PySearcher {
     if (!native_evaluator.empty()) {
       std::shared_ptr<Evaluator> native = MakeEvaluator(native_evaluator, *cpp_game);
       leaf = [native](const open_spiel::State& state, int player) {
-        return native->Value(state, player);
+        return native->NonTerminalValue(state, player);
       };
     } else {
       leaf = PythonLeaf(evaluator);

@@ -58,6 +58,10 @@ class Game2048Evaluator : public Evaluator {
 
   double Value(const open_spiel::State& state, int player) override {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
+    return NonTerminalValue(state, player);
+  }
+
+  double NonTerminalValue(const open_spiel::State& state, int /*player*/) override {
     const auto& board = evaluators::StateAs<TwentyFortyEightState>(state, "Game2048Evaluator");
     const double score = state.Returns()[0];
     int cell[4][4];
