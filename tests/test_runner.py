@@ -204,3 +204,60 @@ def test_a_run_is_refused_inside_a_starting_worker(monkeypatch):
         collect(runner_tasks.square, tasks(2))
     with pytest.raises(runner.RunnerError, match="__main__"):
         results.ResultsFolder("unused", {})
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a background job of a script starts
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_killed_or_backgrounded_run_stops_as_ctrl_c_does(tmp_path, stop):
+    # `kill` (SIGTERM), and Ctrl-C sent to a job that began with SIGINT ignored, take the
+    # command's Ctrl-C path: it says how to resume, keeps every finished record, and the
+    # same command then runs only the rest.
+    out = tmp_path / "ballard"
+    command = [
+        sys.executable,
+        "-m",
+        "experiments.node_reduction",
+        "--preset=ballard_table6",
+        "--sizes=10",
+        "--levels=5",
+        "--trials=400",
+        "--workers=1",
+        "--noplots",
+        f"--out={out}",
+    ]
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.Popen(
+        command,
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_ignore_sigint,
+    )
+    path = out / "results.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if path.exists() and path.read_text().count("\n") >= 30:
+            break
+        time.sleep(0.01)
+    proc.send_signal(stop)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted; finished records are saved" in stderr
+    lines = path.read_text().splitlines()
+    assert 30 <= len(lines) < 3 * 401
+    for line in lines:
+        json.loads(line)
+    done = subprocess.run(
+        [*command, "--max_seconds=1"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "resuming" in done.stdout + done.stderr, done.stderr

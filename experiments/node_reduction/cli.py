@@ -12,6 +12,7 @@ from absl import app
 
 from experiments.common import flags
 from experiments.common.runner import RunnerError
+from experiments.common.signals import stop_like_ctrl_c
 from experiments.node_reduction.config import DEFAULTS
 from experiments.node_reduction.presets import ALGORITHMS, PRESETS, REFERENCE
 from experiments.node_reduction.study import RECORDS_FILE, run
@@ -120,6 +121,7 @@ def options_from_flags() -> dict[str, Any]:
 def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+    stop_like_ctrl_c()  # `kill` and background jobs stop as Ctrl-C does: records kept
     try:
         report, out, _ = run(
             options_from_flags(),

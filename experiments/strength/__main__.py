@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,6 +10,7 @@ from absl import app
 
 from experiments.common import flags
 from experiments.common.errors import ExperimentError
+from experiments.common.signals import stop_like_ctrl_c
 from experiments.strength import plan, report
 from experiments.strength.study import run_study
 from experiments.tournament import DEFAULT_GAME_TIMEOUT
@@ -37,10 +37,6 @@ def _list() -> None:
     print(f"{len(plan.studies())} studies, ~{total:.0f} CPU-hours in all")
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
@@ -54,7 +50,7 @@ def main(argv: Sequence[str]) -> None:
         return
     options = flags.runner_options(FLAGS, timeout_flag="game_timeout")
     # A study stopped by `kill` records its session (wall time, load) as Ctrl-C does.
-    signal.signal(signal.SIGTERM, _interrupt)
+    stop_like_ctrl_c()
     for s in chosen:
         print(f"{s.name}: {s.games} games of {s.bots[0]} v {s.bots[1]} in {s.game}")
         try:

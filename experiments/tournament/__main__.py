@@ -10,6 +10,7 @@ from absl import app
 
 from experiments.common import flags
 from experiments.common.errors import ExperimentError
+from experiments.common.signals import stop_like_ctrl_c
 from experiments.tournament.run import (
     DEFAULT_GAME_TIMEOUT,
     default_out,
@@ -90,6 +91,7 @@ def config_from_flags() -> dict[str, Any]:
 def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+    stop_like_ctrl_c()  # `kill` and background jobs stop as Ctrl-C does: records kept
     config = config_from_flags()
     out = FLAGS.out or default_out(config)
     try:
