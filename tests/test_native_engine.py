@@ -345,13 +345,14 @@ def test_engines_agree_on_a_position_keyed_python_game_without_a_table(algorithm
         ("einstein_wurfelt_nicht", True),
         ("backgammon", True),
         ("dice", True),
+        ("catch", True),
         ("2048", False),
     ],
 )
 def test_searches_in_place_where_states_can_be_restored(game_string, in_place):
-    """pig has no UndoAction and einstein's and backgammon's are unsound in open_spiel 2.0.2:
-    the engine saves and restores their fields instead of cloning (bots/native/field_undo.cc).
-    2048 has neither and is cloned."""
+    """pig and catch have no UndoAction and einstein's and backgammon's are unsound in
+    open_spiel 2.0.2: the engine saves and restores their fields instead of cloning
+    (bots/native/field_undo.cc). 2048 has neither and is cloned (its clone is cheap)."""
     game = pyspiel.load_game(game_string)
     bot = bots.make_bot("star2(max_depth=2)", game, 0, engine="native")
     assert bot.searcher._native.searches_in_place is in_place
@@ -365,6 +366,7 @@ def test_searches_in_place_where_states_can_be_restored(game_string, in_place):
         ("einstein_wurfelt_nicht", "star2", 2),
         ("einstein_wurfelt_nicht", "mcms(samples=3,seed=5)", 2),
         ("backgammon", "star2", 1),
+        ("catch(rows=15)", "star2", 4),
     ],
 )
 def test_engines_agree_along_a_whole_game(tmp_path, game_string, spec, depth):

@@ -16,6 +16,7 @@
 #define private public
 #define protected public
 #include "open_spiel/games/backgammon/backgammon.h"
+#include "open_spiel/games/catch/catch.h"
 #include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
 #include "open_spiel/games/pig/pig.h"
 #include "open_spiel/spiel.h"
@@ -192,10 +193,36 @@ void BackgammonRestore(open_spiel::State* state, const Snapshot& snapshot) {
   CutTo(s.turn_history_info_, fields.turn_info_size);
 }
 
-constexpr std::array<FieldRestorer, 3> kRestorers = {{
+// ------------------------------------------------------------------ catch
+
+struct CatchFields {
+  bool initialized;
+  int ball_row, ball_col, paddle_col;
+};
+
+bool CatchApplies(const open_spiel::State& state) {
+  return typeid(state) == typeid(open_spiel::catch_::CatchState);
+}
+
+void CatchSave(const open_spiel::State& state, Snapshot* snapshot) {
+  const auto& s = static_cast<const open_spiel::catch_::CatchState&>(state);
+  Store(state, CatchFields{s.initialized_, s.ball_row_, s.ball_col_, s.paddle_col_}, snapshot);
+}
+
+void CatchRestore(open_spiel::State* state, const Snapshot& snapshot) {
+  auto& s = static_cast<open_spiel::catch_::CatchState&>(*state);
+  const auto fields = Load<CatchFields>(state, snapshot);
+  s.initialized_ = fields.initialized;
+  s.ball_row_ = fields.ball_row;
+  s.ball_col_ = fields.ball_col;
+  s.paddle_col_ = fields.paddle_col;
+}
+
+constexpr std::array<FieldRestorer, 4> kRestorers = {{
     {"backgammon", BackgammonApplies, BackgammonSave, BackgammonRestore},
     {"pig", PigApplies, PigSave, PigRestore},
     {"einstein_wurfelt_nicht", EinsteinApplies, EinsteinSave, EinsteinRestore},
+    {"catch", CatchApplies, CatchSave, CatchRestore},
 }};
 
 }  // namespace
