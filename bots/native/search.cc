@@ -17,6 +17,22 @@
 namespace starspiel {
 namespace {
 
+// std::stable_sort's order without its buffer for the short lists a node sorts
+// (moves, outcomes): an insertion sort is stable too, and allocates nothing.
+template <class It, class Less>
+void StableSort(It first, It last, Less less) {
+  if (last - first > 32) {
+    std::stable_sort(first, last, less);
+    return;
+  }
+  for (It i = first + (first != last ? 1 : 0); i < last; ++i) {
+    auto value = std::move(*i);
+    It j = i;
+    for (; j != first && less(value, *(j - 1)); --j) *j = std::move(*(j - 1));
+    *j = std::move(value);
+  }
+}
+
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kTimeCheckInterval = 64;
 constexpr int kInterruptInterval = 4096;
@@ -354,7 +370,7 @@ std::vector<open_spiel::Action> Searcher::OrderedActions(const Node& node, int p
   if (!options_.move_ordering) return actions;
   if (depth >= options_.history_min_depth && actions.size() > 1 && history_rewarded_) {
     const std::vector<std::int64_t>& order = history_order_[player];
-    std::stable_sort(
+    StableSort(
         actions.begin(), actions.end(),
         [&order](open_spiel::Action a, open_spiel::Action b) { return order[a] < order[b]; });
   }
@@ -380,11 +396,11 @@ std::vector<open_spiel::Action> Searcher::StaticallyOrdered(
   std::vector<std::size_t> index(actions.size());
   for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
   if (player == options_.player) {
-    std::stable_sort(index.begin(), index.end(),
-                     [&values](std::size_t a, std::size_t b) { return -values[a] < -values[b]; });
+    StableSort(index.begin(), index.end(),
+               [&values](std::size_t a, std::size_t b) { return -values[a] < -values[b]; });
   } else {
-    std::stable_sort(index.begin(), index.end(),
-                     [&values](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+    StableSort(index.begin(), index.end(),
+               [&values](std::size_t a, std::size_t b) { return values[a] < values[b]; });
   }
   std::vector<open_spiel::Action> sorted(actions.size());
   for (std::size_t i = 0; i < index.size(); ++i) sorted[i] = actions[index[i]];
@@ -637,8 +653,8 @@ double Searcher::Chance(const Node& node, int depth, double alpha, double beta) 
   }
   Outcomes outcomes = node.state->ChanceOutcomes();
   if (options_.move_ordering && outcomes.size() > 1) {
-    std::stable_sort(outcomes.begin(), outcomes.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    StableSort(outcomes.begin(), outcomes.end(),
+               [](const auto& a, const auto& b) { return a.second > b.second; });
   }
   if (!chance_pruning_) {
     double total = 0.0;
