@@ -15,17 +15,9 @@
 #include <vector>
 
 #include "bots/native/keys.h"
+#include "bots/native/openspiel_internals.h"
 #include "open_spiel/spiel.h"
 #include "open_spiel/spiel_utils.h"
-
-#define private public
-#define protected public
-#include "open_spiel/games/backgammon/backgammon.h"
-#include "open_spiel/games/catch/catch.h"
-#include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
-#include "open_spiel/games/pig/pig.h"
-#undef protected
-#undef private
 
 namespace starspiel {
 

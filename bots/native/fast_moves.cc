@@ -14,14 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "bots/native/openspiel_internals.h"
 #include "open_spiel/spiel.h"
-
-#define private public
-#define protected public
-#include "open_spiel/games/backgammon/backgammon.h"
-#include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
-#undef protected
-#undef private
 
 namespace starspiel {
 namespace {

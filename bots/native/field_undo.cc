@@ -13,15 +13,7 @@
 #include <typeinfo>
 #include <vector>
 
-#define private public
-#define protected public
-#include "open_spiel/games/backgammon/backgammon.h"
-#include "open_spiel/games/catch/catch.h"
-#include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
-#include "open_spiel/games/pig/pig.h"
-#include "open_spiel/spiel.h"
-#undef protected
-#undef private
+#include "bots/native/openspiel_internals.h"
 
 namespace starspiel {
 namespace {
