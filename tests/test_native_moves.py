@@ -1,7 +1,7 @@
 """The native engine's move generators (bots/native/fast_moves.cc) against
-OpenSpiel's own LegalActions(): the same list at every decision of random games
-(in backgammon bar entries, doubles, bear-offs and passes included). Skipped where
-the native engine is not built."""
+OpenSpiel's own LegalActions(): the same list at every decision of random games of
+backgammon (bar entries, doubles, bear-offs and passes included), EinStein and catch.
+Skipped where the native engine is not built."""
 
 from __future__ import annotations
 
@@ -61,8 +61,23 @@ def test_einstein_moves_are_openspiels():
     assert {1, 2, 3, 4, 6} <= sizes and captures > 0, (sizes, captures)
 
 
+@pytest.mark.parametrize("spec", ["catch", "catch(rows=5,columns=3)"])
+def test_catch_moves_are_openspiels(spec):
+    module = native_engine.require()
+    game = pyspiel.load_game(spec)
+    decisions = 0
+    for state in _random_states(game, games=10, seed=2):
+        assert module.fast_legal_actions(state) == state.legal_actions(), str(state)
+        decisions += 1
+    assert decisions >= 10 * (game.get_parameters()["rows"] - 1)
+
+
 def test_other_states_are_left_to_the_game():
     module = native_engine.require()
-    for spec in ("backgammon", "einstein_wurfelt_nicht"):  # chance nodes
+    for spec in ("backgammon", "einstein_wurfelt_nicht", "catch"):  # chance nodes
         assert module.fast_legal_actions(pyspiel.load_game(spec).new_initial_state()) is None
     assert module.fast_legal_actions(pyspiel.load_game("pig").new_initial_state()) is None
+    finished = pyspiel.load_game("catch").new_initial_state()
+    while not finished.is_terminal():
+        finished.apply_action(0)
+    assert module.fast_legal_actions(finished) is None

@@ -4,7 +4,8 @@
 // same two-level enumeration runs on the state itself, with the game's own
 // checker-move helpers, each move applied and undone as OpenSpiel's RecLegalMoves
 // does on its clone. EinStein's builds vectors of vectors for at most two cubes:
-// a quarter of a native search. tests/test_native_moves.py compares the lists
+// a quarter of a native search. catch's allocates its three moves at every node.
+// tests/test_native_moves.py compares the lists
 // along random games.
 #include "bots/native/fast_moves.h"
 
@@ -181,8 +182,18 @@ bool EinsteinLegalActions(open_spiel::State& state, std::vector<open_spiel::Acti
   return true;
 }
 
+bool CatchLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions) {
+  namespace ct = open_spiel::catch_;
+  if (typeid(state) != typeid(ct::CatchState)) return false;
+  const auto& s = static_cast<const ct::CatchState&>(state);
+  if (!s.initialized_ || s.IsTerminal()) return false;
+  actions->assign({ct::kLeft, ct::kStay, ct::kRight});
+  return true;
+}
+
 FastMoves FastMovesFor(const std::string& game) {
   if (game == "backgammon") return BackgammonLegalActions;
+  if (game == "catch") return CatchLegalActions;
   if (game == "einstein_wurfelt_nicht") return EinsteinLegalActions;
   return nullptr;
 }

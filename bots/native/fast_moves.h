@@ -16,6 +16,7 @@ using FastMoves = bool (*)(open_spiel::State& state, std::vector<open_spiel::Act
 
 bool BackgammonLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
 bool EinsteinLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
+bool CatchLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
 
 // The generator for `game` (a short name), or nullptr where the game has none.
 FastMoves FastMovesFor(const std::string& game);

@@ -361,39 +361,46 @@ double Searcher::TerminalValue(const Node& node) {
   return value;
 }
 
-std::vector<open_spiel::Action> Searcher::OrderedActions(const Node& node, int player, int depth,
-                                                         std::int64_t tt_move) {
-  std::vector<open_spiel::Action> actions;
-  if (fast_moves_ == nullptr || !fast_moves_(*node.state, &actions)) {
-    actions = node.state->LegalActions();
-  }
-  if (!options_.move_ordering) return actions;
-  if (depth >= options_.history_min_depth && actions.size() > 1 && history_rewarded_) {
-    const std::vector<std::int64_t>& order = history_order_[player];
-    StableSort(
-        actions.begin(), actions.end(),
-        [&order](open_spiel::Action a, open_spiel::Action b) { return order[a] < order[b]; });
-  }
-  if (tt_move != kNoMove && actions.size() > 1 &&
-      std::find(actions.begin(), actions.end(), tt_move) != actions.end()) {
-    auto it = std::find(actions.begin(), actions.end(), tt_move);
-    std::rotate(actions.begin(), it, it + 1);
-  } else if (options_.static_ordering && depth >= 2 && actions.size() > 1) {
-    actions = StaticallyOrdered(node, player, std::move(actions));
-  }
-  return actions;
+Searcher::ActionLease::ActionLease(Searcher* searcher) : searcher_(searcher) {
+  if (searcher->spare_actions_.empty()) return;
+  list_ = std::move(searcher->spare_actions_.back());
+  searcher->spare_actions_.pop_back();
 }
 
-std::vector<open_spiel::Action> Searcher::StaticallyOrdered(
-    const Node& node, int player, std::vector<open_spiel::Action> actions) {
-  std::vector<double> values(actions.size());
-  for (std::size_t i = 0; i < actions.size(); ++i) {
-    values[i] = SearchAfter(node, actions[i], [this](const Node& child) {
+Searcher::ActionLease::~ActionLease() { searcher_->spare_actions_.push_back(std::move(list_)); }
+
+void Searcher::OrderedActions(const Node& node, int player, int depth, std::int64_t tt_move,
+                              std::vector<open_spiel::Action>* actions) {
+  if (fast_moves_ == nullptr || !fast_moves_(*node.state, actions)) {
+    *actions = node.state->LegalActions();
+  }
+  if (!options_.move_ordering) return;
+  if (depth >= options_.history_min_depth && actions->size() > 1 && history_rewarded_) {
+    const std::vector<std::int64_t>& order = history_order_[player];
+    StableSort(
+        actions->begin(), actions->end(),
+        [&order](open_spiel::Action a, open_spiel::Action b) { return order[a] < order[b]; });
+  }
+  auto tt_place = tt_move == kNoMove || actions->size() < 2
+                      ? actions->end()
+                      : std::find(actions->begin(), actions->end(), tt_move);
+  if (tt_place != actions->end()) {
+    std::rotate(actions->begin(), tt_place, tt_place + 1);
+  } else if (options_.static_ordering && depth >= 2 && actions->size() > 1) {
+    StaticallyOrder(node, player, actions);
+  }
+}
+
+void Searcher::StaticallyOrder(const Node& node, int player,
+                               std::vector<open_spiel::Action>* actions) {
+  std::vector<double> values(actions->size());
+  for (std::size_t i = 0; i < actions->size(); ++i) {
+    values[i] = SearchAfter(node, (*actions)[i], [this](const Node& child) {
       const int kind = child.state->CurrentPlayer();
       return kind < 0 && kind != kChance ? TerminalValue(child) : Leaf(child);
     });
   }
-  std::vector<std::size_t> index(actions.size());
+  std::vector<std::size_t> index(actions->size());
   for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
   if (player == options_.player) {
     StableSort(index.begin(), index.end(),
@@ -402,9 +409,9 @@ std::vector<open_spiel::Action> Searcher::StaticallyOrdered(
     StableSort(index.begin(), index.end(),
                [&values](std::size_t a, std::size_t b) { return values[a] < values[b]; });
   }
-  std::vector<open_spiel::Action> sorted(actions.size());
-  for (std::size_t i = 0; i < index.size(); ++i) sorted[i] = actions[index[i]];
-  return sorted;
+  std::vector<open_spiel::Action> sorted(actions->size());
+  for (std::size_t i = 0; i < index.size(); ++i) sorted[i] = (*actions)[index[i]];
+  *actions = std::move(sorted);
 }
 
 void Searcher::RewardMove(int player, std::int64_t action, int depth) {
@@ -444,7 +451,8 @@ RootResult Searcher::Root(const Node& node, int player, int depth,
     key = NodeKey(node);
     if (const Entry* entry = table_->Get(key)) tt_move = entry->move;
   }
-  std::vector<open_spiel::Action> actions = OrderedActions(node, player, depth, tt_move);
+  std::vector<open_spiel::Action> actions;
+  OrderedActions(node, player, depth, tt_move, &actions);
   if (!root_order.empty()) {
     std::vector<open_spiel::Action> ordered;
     for (std::int64_t a : root_order) {
@@ -531,15 +539,15 @@ double Searcher::Decision(const Node& node, int player, int depth, double alpha,
     }
   }
   const double alpha0 = alpha, beta0 = beta;
-  std::vector<open_spiel::Action> own_actions;
+  ActionLease own_actions(this);
   std::size_t reusable = 0;
   if (probed == nullptr) {
-    own_actions = OrderedActions(node, player, depth, tt_move);
+    OrderedActions(node, player, depth, tt_move, &own_actions.list());
   } else {
     reusable = probed->moves.size();
   }
   const std::vector<open_spiel::Action>& actions =
-      probed == nullptr ? own_actions : probed->ordered;
+      probed == nullptr ? own_actions.list() : probed->ordered;
   std::int64_t best_action = actions[0];
   const int child_depth = depth - 1;
   double best;
@@ -992,7 +1000,7 @@ std::unique_ptr<Searcher::ProbedChild> Searcher::StartProbing(const Node& child,
     if (const Entry* entry = table_->Get(record->key)) tt_move = entry->move;
   }
   ++stats_.nodes;  // the probed decision child itself
-  record->ordered = OrderedActions(child, player, depth, tt_move);
+  OrderedActions(child, player, depth, tt_move, &record->ordered);
   record->minimizing = minimizing;
   return record;
 }

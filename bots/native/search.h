@@ -175,10 +175,24 @@ class Searcher {
   void CheckClock();
   double Evaluate(const Node& node);
   double TerminalValue(const Node& node);
-  std::vector<open_spiel::Action> OrderedActions(const Node& node, int player, int depth,
-                                                 std::int64_t tt_move);
-  std::vector<open_spiel::Action> StaticallyOrdered(const Node& node, int player,
-                                                    std::vector<open_spiel::Action> actions);
+  // The node's moves in search order, into `actions` (its capacity reused).
+  void OrderedActions(const Node& node, int player, int depth, std::int64_t tt_move,
+                      std::vector<open_spiel::Action>* actions);
+  void StaticallyOrder(const Node& node, int player, std::vector<open_spiel::Action>* actions);
+  // A move list taken from spare_actions_ and given back, with its capacity, when the
+  // lease ends: a decision node allocates no list of its own.
+  class ActionLease {
+   public:
+    explicit ActionLease(Searcher* searcher);
+    ~ActionLease();
+    ActionLease(const ActionLease&) = delete;
+    ActionLease& operator=(const ActionLease&) = delete;
+    std::vector<open_spiel::Action>& list() { return list_; }
+
+   private:
+    Searcher* searcher_;
+    std::vector<open_spiel::Action> list_;
+  };
   void RewardMove(int player, std::int64_t action, int depth);
 
   RootResult Root(const Node& node, int player, int depth,
@@ -235,6 +249,7 @@ class Searcher {
   bool lookup_children_ = false;
   bool cache_leaves_ = false;
   std::vector<std::vector<std::int64_t>> history_order_;
+  std::vector<std::vector<open_spiel::Action>> spare_actions_;
   bool history_rewarded_ = false;
   double deadline_ = 0.0;
   InterruptCheck interrupt_check_;
