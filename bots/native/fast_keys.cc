@@ -69,28 +69,28 @@ Key EinsteinFieldsKey(const open_spiel::State& state) {
   const int parity = state.MoveNumber() % 4;
   constexpr int kCells = ewn::kDefaultRows * ewn::kDefaultColumns;
   static_assert(kCells > 16 && kCells <= 25, "the packed key holds 17 to 25 cells");
-  // Four bits a cell: 0 empty, 1-7 black 0-6, 8-14 white 0-6, read from a
-  // table by color and value; 15 marks a value outside 0..6 (never in the
-  // rules), and such a board is keyed by the digest below.
-  static constexpr std::array<std::uint8_t, 32> kCodes = {
-      1,  2,  3,  4,  5,  6,  7,  15,   // black
-      8,  9,  10, 11, 12, 13, 14, 15,   // white
-      0,  0,  0,  0,  0,  0,  0,  0,    // empty
-      15, 15, 15, 15, 15, 15, 15, 15};  // no such color
+  // Four bits a cell: 0 empty, 1-7 black 0-6, 8-14 white 0-6. A board with a
+  // colour or a value outside those (never in the rules) is keyed by the digest
+  // below. One pass, no table and no branch a cell: the key is a quarter of a
+  // search's instructions otherwise.
+  // A cell is plain when empty, or black or white with a value from 0 to 6:
+  // `outside` collects, from the other cells only, a colour bit above 1 or a
+  // value bit above 2 after adding one (in 64 bits, so -1 counts too).
   std::uint64_t outside = 0;
   const auto cell_code = [&einstein, &outside](int cell) -> std::uint64_t {
     const ewn::Cube& cube = einstein.board_[cell];
-    const std::uint32_t color = static_cast<std::uint8_t>(cube.color);
-    const auto value = static_cast<std::uint32_t>(cube.value);
-    const std::uint64_t code = kCodes[(color & 3) * 8 + (value & 7)];
-    outside |=
-        ((code + 1) >> 4) | (static_cast<std::uint64_t>(value > 7) & (color != 2)) | (color >> 2);
-    return code;
+    const std::uint64_t color = static_cast<std::uint8_t>(cube.color);
+    const std::uint64_t value = static_cast<std::uint32_t>(cube.value);
+    const std::uint64_t occupied =
+        static_cast<std::uint64_t>(color == static_cast<std::uint8_t>(ewn::Color::kEmpty)) - 1;
+    outside |= ((color >> 1) | ((value + 1) >> 3)) & occupied;
+    return (color * 7 + value + 1) & occupied;
   };
   std::uint64_t low = 0, high = 0;
   for (int cell = 0; cell < 16; ++cell) low |= cell_code(cell) << (4 * cell);
   for (int cell = 16; cell < kCells; ++cell) high |= cell_code(cell) << (4 * (cell - 16));
-  const bool packs = !outside && player + 8 >= 0 && player + 8 < 16 && die + 2 >= 0 && die + 2 < 16;
+  const bool plain = outside == 0;
+  const bool packs = plain && player + 8 >= 0 && player + 8 < 16 && die + 2 >= 0 && die + 2 < 16;
   if (packs) {
     high |= static_cast<std::uint64_t>(player + 8) << 36 |
             static_cast<std::uint64_t>(parity) << 40 | static_cast<std::uint64_t>(die + 2) << 44 |
