@@ -167,6 +167,7 @@ bool EinsteinLegalActions(open_spiel::State& state, std::vector<open_spiel::Acti
   static constexpr int kRowOffsets[kDirections] = {1, 1, 0, -1, -1, 0};
   static constexpr int kColOffsets[kDirections] = {1, 0, 1, 0, -1, -1};
   actions->clear();
+  actions->reserve(kDirections / 2 * 2);  // one allocation for a new list, none for a reused one
   for (int i = 0; i < count; ++i) {
     for (int o = 0; o < kDirections / 2; ++o) {
       const int dir = player * kDirections / 2 + o;

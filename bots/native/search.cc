@@ -703,6 +703,7 @@ double Searcher::Star(const Node& node, const Outcomes& outcomes, int depth, dou
   for (std::size_t i = 0; i < count; ++i) probs[i] = outcomes[i].second;
   std::vector<double> lo(count, low_bound), hi(count, high_bound);
   std::vector<std::unique_ptr<ProbedChild>> probes(count);
+  const ProbeRecycler recycle_probes(this, &probes);
   const bool keep_probes = options_.probing_factor > 0 && options_.reuse_probes;
   bool have_proven = false;
   std::vector<double> proven_lo, proven_hi;
@@ -727,6 +728,7 @@ double Searcher::Star(const Node& node, const Outcomes& outcomes, int depth, dou
     }
     if (options_.probing_factor > 0) {
       std::vector<std::unique_ptr<ProbedChild>> local(keep_probes ? 0 : count);
+      const ProbeRecycler recycle_local(this, &local);
       if (std::optional<double> cut = Probe(children, probs, depth, alpha, beta, lo, hi, players,
                                             keep_probes ? probes : local,
                                             keys.empty() ? nullptr : &keys, tol_low, tol_high)) {
@@ -986,13 +988,32 @@ std::optional<double> Searcher::Probe(std::vector<Node>& children, const std::ve
   return std::nullopt;
 }
 
+Searcher::ProbeRecycler::~ProbeRecycler() {
+  for (std::unique_ptr<ProbedChild>& record : *probes_) {
+    if (record == nullptr) continue;
+    record->ordered.clear();
+    record->moves.clear();
+    record->minimizing = false;
+    record->has_key = false;
+    record->key = 0;
+    record->reused = 0;
+    searcher_->spare_probes_.push_back(std::move(record));
+  }
+}
+
 std::unique_ptr<Searcher::ProbedChild> Searcher::StartProbing(const Node& child, int player,
                                                               int depth, double alpha, double beta,
                                                               const Key* key) {
   if (player < 0) return nullptr;
   const bool minimizing = player != options_.player;
   if ((minimizing && alpha == -kInf) || (!minimizing && beta == kInf)) return nullptr;
-  auto record = std::make_unique<ProbedChild>();
+  std::unique_ptr<ProbedChild> record;
+  if (spare_probes_.empty()) {
+    record = std::make_unique<ProbedChild>();
+  } else {
+    record = std::move(spare_probes_.back());
+    spare_probes_.pop_back();
+  }
   std::int64_t tt_move = kNoMove;
   if (table_) {
     record->key = key != nullptr ? *key : NodeKey(child);

@@ -150,6 +150,20 @@ class Searcher {
     Key key = 0;
     std::size_t reused = 0;
   };
+  // Gives a chance node's probe records back to spare_probes_ when it returns, their
+  // lists emptied but keeping their capacity: a probed child then allocates nothing.
+  class ProbeRecycler {
+   public:
+    ProbeRecycler(Searcher* searcher, std::vector<std::unique_ptr<ProbedChild>>* probes)
+        : searcher_(searcher), probes_(probes) {}
+    ~ProbeRecycler();
+    ProbeRecycler(const ProbeRecycler&) = delete;
+    ProbeRecycler& operator=(const ProbeRecycler&) = delete;
+
+   private:
+    Searcher* searcher_;
+    std::vector<std::unique_ptr<ProbedChild>>* probes_;
+  };
   using Outcomes = std::vector<std::pair<open_spiel::Action, double>>;
 
   Node Child(const Node& node, open_spiel::Action action) const;
@@ -250,6 +264,7 @@ class Searcher {
   bool cache_leaves_ = false;
   std::vector<std::vector<std::int64_t>> history_order_;
   std::vector<std::vector<open_spiel::Action>> spare_actions_;
+  std::vector<std::unique_ptr<ProbedChild>> spare_probes_;
   bool history_rewarded_ = false;
   double deadline_ = 0.0;
   InterruptCheck interrupt_check_;
