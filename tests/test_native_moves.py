@@ -1,7 +1,8 @@
 """The native engine's move generators (bots/native/fast_moves.cc) against
 OpenSpiel's own LegalActions(): the same list at every decision of random games of
-backgammon (bar entries, doubles, bear-offs and passes included), EinStein and catch.
-Skipped where the native engine is not built."""
+backgammon (bar entries, doubles, bear-offs and passes included), EinStein and catch;
+and EinStein's moves applied by the engine against ApplyAction. Skipped where the native
+engine is not built."""
 
 from __future__ import annotations
 
@@ -70,6 +71,31 @@ def test_catch_moves_are_openspiels(spec):
         assert module.fast_legal_actions(state) == state.legal_actions(), str(state)
         decisions += 1
     assert decisions >= 10 * (game.get_parameters()["rows"] - 1)
+
+
+def test_einstein_moves_applied_by_the_engine_are_openspiels():
+    """The engine applies EinStein's moves itself (field_undo.cc EinsteinApply): every
+    field, the history and the move number equal ApplyAction's, captures and wins
+    included, and chance nodes are left to the game."""
+    module = native_engine.require()
+    game = pyspiel.load_game("einstein_wurfelt_nicht")
+    rng = random.Random(11)
+    checked = captures = wins = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            assert module.fast_apply_mismatches(state) == [], str(state)
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            checked += len(state.legal_actions())
+            captures += any(action % 2 for action in state.legal_actions())
+            for action in state.legal_actions():
+                wins += state.child(action).is_terminal()
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 1000 and captures > 0 and wins > 0, (checked, captures, wins)
+    assert module.fast_apply_mismatches(pyspiel.load_game("pig").new_initial_state()) is None
 
 
 def test_other_states_are_left_to_the_game():

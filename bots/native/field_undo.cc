@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <typeinfo>
@@ -118,6 +119,73 @@ void EinsteinRestore(open_spiel::State* state, const Snapshot& snapshot) {
   CutTo(s.turn_history_info_, fields.turn_info_size);
 }
 
+// EinsteinWurfeltNichtState::DoApplyAction for a decision (OpenSpiel 2.0.2), then
+// State::ApplyAction's history and move number: the move unranked without
+// UnrankActionMixedBase's vectors (a fifth of a search's instructions).
+bool EinsteinApply(open_spiel::State* state, open_spiel::Action action) {
+  auto& s = static_cast<ewn::EinsteinWurfeltNichtState&>(*state);
+  if (s.cur_player_ < 0 || s.IsTerminal() || s.die_roll_ < 1 || s.die_roll_ > 6 || action < 0) {
+    return false;  // chance nodes and ends; the game's own checks speak for the rest
+  }
+  static constexpr int kDirections = 6;
+  static constexpr std::array<int, kDirections> kRowOffsets = {1, 1, 0, -1, -1, 0};
+  static constexpr std::array<int, kDirections> kColOffsets = {1, 0, 1, 0, -1, -1};
+  // RankActionMixedBase over (rows, columns, directions, capture).
+  const bool capture = action % 2 == 1;
+  const int dir = static_cast<int>(action / 2 % kDirections);
+  const std::int64_t from = action / (2 * kDirections);
+  const int r1 = static_cast<int>(from / s.cols_), c1 = static_cast<int>(from % s.cols_);
+  const int r2 = r1 + kRowOffsets[dir], c2 = c1 + kColOffsets[dir];
+  if (r1 >= s.rows_ || r2 < 0 || r2 >= s.rows_ || c2 < 0 || c2 >= s.cols_) return false;
+  const open_spiel::Player player = s.cur_player_;
+  ewn::Cube& target = s.board_[r2 * s.cols_ + c2];
+  if (target.color == ewn::Color::kBlack) {
+    --s.cubes_[ewn::kBlackPlayerId];
+  } else if (target.color == ewn::Color::kWhite) {
+    --s.cubes_[ewn::kWhitePlayerId];
+  }
+  const ewn::Cube captured = capture ? target : ewn::Cube{ewn::Color::kEmpty, -1};
+  s.turn_history_info_.push_back(ewn::TurnHistoryInfo(s.cur_player_, s.prev_player_, s.die_roll_,
+                                                      static_cast<int>(action), captured));
+  target = s.board_[r1 * s.cols_ + c1];
+  s.board_[r1 * s.cols_ + c1] = ewn::Cube{ewn::Color::kEmpty, -1};
+  if ((s.cur_player_ == 0 && r2 == s.rows_ - 1 && c2 == s.cols_ - 1) ||
+      s.cubes_[ewn::kWhitePlayerId] == 0) {
+    s.winner_ = 0;
+  } else if ((s.cur_player_ == 1 && r2 == 0 && c2 == 0) || s.cubes_[ewn::kBlackPlayerId] == 0) {
+    s.winner_ = 1;
+  }
+  s.cur_player_ = open_spiel::kChancePlayerId;
+  ++s.turns_;
+  (state->*StateFields::kHistory).push_back({player, action});
+  ++(state->*StateFields::kMoveNumber);
+  return true;
+}
+
+bool SameEinsteinFields(const open_spiel::State& a, const open_spiel::State& b) {
+  const auto& x = static_cast<const ewn::EinsteinWurfeltNichtState&>(a);
+  const auto& y = static_cast<const ewn::EinsteinWurfeltNichtState&>(b);
+  auto same_cube = [](const ewn::Cube& p, const ewn::Cube& q) {
+    return p.color == q.color && p.value == q.value;
+  };
+  for (std::size_t i = 0; i < x.board_.size(); ++i) {
+    if (!same_cube(x.board_[i], y.board_[i])) return false;
+  }
+  if (x.turn_history_info_.size() != y.turn_history_info_.size()) return false;
+  for (std::size_t i = 0; i < x.turn_history_info_.size(); ++i) {
+    const ewn::TurnHistoryInfo& p = x.turn_history_info_[i];
+    const ewn::TurnHistoryInfo& q = y.turn_history_info_[i];
+    if (p.player != q.player || p.prev_player != q.prev_player || p.die_roll_ != q.die_roll_ ||
+        p.action != q.action || !same_cube(p.captured_cube, q.captured_cube)) {
+      return false;
+    }
+  }
+  return x.cur_player_ == y.cur_player_ && x.prev_player_ == y.prev_player_ &&
+         x.winner_ == y.winner_ && x.total_moves_ == y.total_moves_ && x.turns_ == y.turns_ &&
+         x.cubes_ == y.cubes_ && x.rows_ == y.rows_ && x.cols_ == y.cols_ &&
+         x.die_roll_ == y.die_roll_;
+}
+
 // ------------------------------------------------------------- backgammon
 
 namespace bg = open_spiel::backgammon;
@@ -211,13 +279,33 @@ void CatchRestore(open_spiel::State* state, const Snapshot& snapshot) {
 }
 
 constexpr std::array<FieldRestorer, 4> kRestorers = {{
-    {"backgammon", BackgammonApplies, BackgammonSave, BackgammonRestore},
-    {"pig", PigApplies, PigSave, PigRestore},
-    {"einstein_wurfelt_nicht", EinsteinApplies, EinsteinSave, EinsteinRestore},
-    {"catch", CatchApplies, CatchSave, CatchRestore},
+    {"backgammon", BackgammonApplies, BackgammonSave, BackgammonRestore, nullptr},
+    {"pig", PigApplies, PigSave, PigRestore, nullptr},
+    {"einstein_wurfelt_nicht", EinsteinApplies, EinsteinSave, EinsteinRestore, EinsteinApply},
+    {"catch", CatchApplies, CatchSave, CatchRestore, nullptr},
 }};
 
 }  // namespace
+
+std::vector<open_spiel::Action> FastApplyMismatches(const FieldRestorer& restorer,
+                                                    const open_spiel::State& state) {
+  std::vector<open_spiel::Action> mismatches;
+  if (restorer.apply == nullptr || state.IsTerminal()) return mismatches;
+  for (open_spiel::Action action : state.LegalActions()) {
+    std::unique_ptr<open_spiel::State> fast = state.Clone();
+    std::unique_ptr<open_spiel::State> slow = state.Clone();
+    const bool applied = restorer.apply(fast.get(), action);
+    slow->ApplyAction(action);
+    if (!applied) fast->ApplyAction(action);
+    const bool same = fast->History() == slow->History() &&
+                      fast->MoveNumber() == slow->MoveNumber() &&
+                      fast->ToString() == slow->ToString() &&
+                      (std::string(restorer.game) != "einstein_wurfelt_nicht" ||
+                       SameEinsteinFields(*fast, *slow));
+    if (!same || applied == state.IsChanceNode()) mismatches.push_back(action);
+  }
+  return mismatches;
+}
 
 const FieldRestorer* FindFieldRestorer(const std::string& game, const open_spiel::State& state) {
   for (const FieldRestorer& restorer : kRestorers) {

@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "open_spiel/spiel.h"
 
@@ -30,7 +32,26 @@ struct FieldRestorer {
   void (*save)(const open_spiel::State& state, Snapshot* snapshot);
   // Writes the saved fields back; the history is cut to its saved length.
   void (*restore)(open_spiel::State* state, const Snapshot& snapshot);
+  // Applies a decision's move as the game's ApplyAction does (the same fields,
+  // history and move number), without its allocations; false, the state untouched,
+  // where it does not (chance nodes, ends), and the caller applies the move itself.
+  // nullptr where the game has none.
+  bool (*apply)(open_spiel::State* state, open_spiel::Action action);
 };
+
+// The restorer's apply where there is one, else the game's ApplyAction.
+inline void ApplyWith(const FieldRestorer* restorer, open_spiel::State* state,
+                      open_spiel::Action action) {
+  if (restorer == nullptr || restorer->apply == nullptr || !restorer->apply(state, action)) {
+    state->ApplyAction(action);
+  }
+}
+
+// The moves at `state` after which the restorer's apply and the game's ApplyAction
+// leave states that differ in any field (the game's own, history, move number);
+// empty where they all agree. For tests: tests/test_native_moves.py.
+std::vector<open_spiel::Action> FastApplyMismatches(const FieldRestorer& restorer,
+                                                    const open_spiel::State& state);
 
 // The restorer for `game`'s states, or nullptr where it has none or `state`
 // is not of the class it was written for (a Python twin, say).

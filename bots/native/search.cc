@@ -162,7 +162,7 @@ auto Searcher::Restored(open_spiel::State* state, open_spiel::Action action, Key
   }
   Snapshot snapshot;
   restorer_->save(*state, &snapshot);
-  state->ApplyAction(action);
+  ApplyWith(restorer_, state, action);
   auto result = fn(view);
   restorer_->restore(state, snapshot);
   return result;
@@ -267,7 +267,7 @@ bool Searcher::CheckUndo(const FieldRestorer* restorer) const {
           const open_spiel::Player mover = state->CurrentPlayer();
           Snapshot saved;
           if (restorer != nullptr) restorer->save(*state, &saved);
-          state->ApplyAction(a);
+          ApplyWith(restorer, state.get(), a);
           if (!same(*state, *child)) return false;
           if (!state->IsTerminal()) {
             const open_spiel::Player next = state->CurrentPlayer();
@@ -275,7 +275,7 @@ bool Searcher::CheckUndo(const FieldRestorer* restorer) const {
               std::unique_ptr<open_spiel::State> grandchild = child->Child(b);
               Snapshot saved_child;
               if (restorer != nullptr) restorer->save(*state, &saved_child);
-              state->ApplyAction(b);
+              ApplyWith(restorer, state.get(), b);
               if (!same(*state, *grandchild)) return false;
               if (restorer != nullptr) {
                 restorer->restore(state.get(), saved_child);

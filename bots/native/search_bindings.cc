@@ -7,6 +7,7 @@
 #include "bots/native/bindings.h"
 #include "bots/native/evaluator.h"
 #include "bots/native/fast_moves.h"
+#include "bots/native/field_undo.h"
 #include "bots/native/search.h"
 
 namespace py = pybind11;
@@ -235,6 +236,18 @@ void BindSearch(py::module_& m) {
       py::arg("state"),
       "The native engine's own move list for a state (None where the game's LegalActions() "
       "is used), for tests.");
+  m.def(
+      "fast_apply_mismatches",
+      [](py::handle state) -> py::object {
+        const auto* cpp_state = state.cast<const open_spiel::State*>();
+        const FieldRestorer* restorer =
+            FindFieldRestorer(cpp_state->GetGame()->GetType().short_name, *cpp_state);
+        if (restorer == nullptr || restorer->apply == nullptr) return py::none();
+        return py::cast(FastApplyMismatches(*restorer, *cpp_state));
+      },
+      py::arg("state"),
+      "The moves at a state whose application by the engine differs from the game's "
+      "ApplyAction in any field (None where the engine has no apply of its own), for tests.");
   m.def("monotonic_seconds", &MonotonicSeconds,
         "CLOCK_MONOTONIC seconds, the clock of time.perf_counter() and of the deadline.");
 }
