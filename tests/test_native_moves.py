@@ -74,9 +74,9 @@ def test_catch_moves_are_openspiels(spec):
 
 
 def test_einstein_moves_applied_by_the_engine_are_openspiels():
-    """The engine applies EinStein's moves itself (field_undo.cc EinsteinApply): every
-    field, the history and the move number equal ApplyAction's, captures and wins
-    included, and chance nodes are left to the game."""
+    """The engine applies EinStein's moves and die rolls itself (field_undo.cc
+    EinsteinApply): every field, the history and the move number equal ApplyAction's,
+    after setups, rolls, captures and wins."""
     module = native_engine.require()
     game = pyspiel.load_game("einstein_wurfelt_nicht")
     rng = random.Random(11)

@@ -119,13 +119,28 @@ void EinsteinRestore(open_spiel::State* state, const Snapshot& snapshot) {
   CutTo(s.turn_history_info_, fields.turn_info_size);
 }
 
-// EinsteinWurfeltNichtState::DoApplyAction for a decision (OpenSpiel 2.0.2), then
+// EinsteinWurfeltNichtState::DoApplyAction for a decision or a die roll (OpenSpiel 2.0.2), then
 // State::ApplyAction's history and move number: the move unranked without
 // UnrankActionMixedBase's vectors (a fifth of a search's instructions).
 bool EinsteinApply(open_spiel::State* state, open_spiel::Action action) {
   auto& s = static_cast<ewn::EinsteinWurfeltNichtState&>(*state);
-  if (s.cur_player_ < 0 || s.IsTerminal() || s.die_roll_ < 1 || s.die_roll_ > 6 || action < 0) {
-    return false;  // chance nodes and ends; the game's own checks speak for the rest
+  if (s.IsTerminal() || action < 0) return false;
+  if (s.cur_player_ == open_spiel::kChancePlayerId) {
+    // A die roll; the two setups (turns_ -1 and 0) and odd actions are left to the game.
+    if (s.turns_ < 1 || action > 5) return false;
+    s.turn_history_info_.push_back(ewn::TurnHistoryInfo(open_spiel::kChancePlayerId, s.prev_player_,
+                                                        s.die_roll_, static_cast<int>(action),
+                                                        ewn::Cube{ewn::Color::kEmpty, -1}));
+    s.cur_player_ = 1 - s.prev_player_;
+    s.prev_player_ = s.cur_player_;
+    s.die_roll_ = static_cast<int>(action) + 1;
+    ++s.turns_;
+    (state->*StateFields::kHistory).push_back({open_spiel::kChancePlayerId, action});
+    ++(state->*StateFields::kMoveNumber);
+    return true;
+  }
+  if (s.cur_player_ < 0 || s.die_roll_ < 1 || s.die_roll_ > 6) {
+    return false;  // the game's own checks speak for these
   }
   static constexpr int kDirections = 6;
   static constexpr std::array<int, kDirections> kRowOffsets = {1, 1, 0, -1, -1, 0};
@@ -302,7 +317,7 @@ std::vector<open_spiel::Action> FastApplyMismatches(const FieldRestorer& restore
                       fast->ToString() == slow->ToString() &&
                       (std::string(restorer.game) != "einstein_wurfelt_nicht" ||
                        SameEinsteinFields(*fast, *slow));
-    if (!same || applied == state.IsChanceNode()) mismatches.push_back(action);
+    if (!same || (!applied && !state.IsChanceNode())) mismatches.push_back(action);
   }
   return mismatches;
 }

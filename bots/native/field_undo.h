@@ -32,9 +32,9 @@ struct FieldRestorer {
   void (*save)(const open_spiel::State& state, Snapshot* snapshot);
   // Writes the saved fields back; the history is cut to its saved length.
   void (*restore)(open_spiel::State* state, const Snapshot& snapshot);
-  // Applies a decision's move as the game's ApplyAction does (the same fields,
-  // history and move number), without its allocations; false, the state untouched,
-  // where it does not (chance nodes, ends), and the caller applies the move itself.
+  // Applies a move as the game's ApplyAction does (the same fields, history and move
+  // number), without its allocations; false, the state untouched, where it does not
+  // (ends, moves it leaves to the game), and the caller applies the move itself.
   // nullptr where the game has none.
   bool (*apply)(open_spiel::State* state, open_spiel::Action action);
 };
