@@ -346,13 +346,14 @@ def test_engines_agree_on_a_position_keyed_python_game_without_a_table(algorithm
         ("backgammon", True),
         ("dice", True),
         ("catch", True),
-        ("2048", False),
+        ("2048", True),
+        ("chess", False),
     ],
 )
 def test_searches_in_place_where_states_can_be_restored(game_string, in_place):
-    """pig and catch have no UndoAction and einstein's and backgammon's are unsound in
-    open_spiel 2.0.2: the engine saves and restores their fields instead of cloning
-    (bots/native/field_undo.cc). 2048 has neither and is cloned (its clone is cheap)."""
+    """pig, catch and 2048 have no UndoAction and einstein's and backgammon's are unsound
+    in open_spiel 2.0.2: the engine saves and restores their fields instead of cloning
+    (bots/native/field_undo.cc). A game with neither (chess) is cloned."""
     game = pyspiel.load_game(game_string)
     bot = bots.make_bot("star2(max_depth=2)", game, 0, engine="native")
     assert bot.searcher._native.searches_in_place is in_place

@@ -1,8 +1,9 @@
 """The native engine's move generators (bots/native/fast_moves.cc) against
 OpenSpiel's own LegalActions(): the same list at every decision of random games of
-backgammon (bar entries, doubles, bear-offs and passes included), EinStein and catch;
-and EinStein's moves applied by the engine against ApplyAction. Skipped where the native
-engine is not built."""
+backgammon (bar entries, doubles, bear-offs and passes included), EinStein, catch and
+2048; EinStein's and 2048's moves applied by the engine against ApplyAction; and 2048's
+CurrentPlayer() (its end test) against OpenSpiel's. Skipped where the native engine is
+not built."""
 
 from __future__ import annotations
 
@@ -98,11 +99,48 @@ def test_einstein_moves_applied_by_the_engine_are_openspiels():
     assert module.fast_apply_mismatches(pyspiel.load_game("pig").new_initial_state()) is None
 
 
+@pytest.mark.parametrize("spec", ["2048", "2048(max_tile=64)"])
+def test_2048_moves_and_ends_are_openspiels(spec):
+    """2048's moves made, applied and its end told by the engine (fast_moves.cc,
+    field_undo.cc Game2048Apply): the same move lists (merge flags of the last move
+    included), every field, history and move number equal after ApplyAction, and the
+    same player to move, at every state of random games, ends on a full board and on the
+    target tile among them."""
+    module = native_engine.require()
+    game = pyspiel.load_game(spec)
+    rng = random.Random(5)
+    decisions = full_boards = targets = 0
+    for _ in range(6):
+        state = game.new_initial_state()
+        while True:
+            assert module.fast_current_player(state) == state.current_player(), str(state)
+            if state.is_terminal():
+                values = [int(v) for v in str(state).split()]
+                full_boards += 0 not in values
+                targets += game.get_parameters()["max_tile"] in values
+                break
+            assert module.fast_apply_mismatches(state) == [], str(state)
+            if state.is_chance_node():
+                assert module.fast_legal_actions(state) is None
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            assert module.fast_legal_actions(state) == state.legal_actions(), str(state)
+            decisions += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert decisions > 200 and full_boards + targets == 6, (decisions, full_boards, targets)
+    if spec == "2048":
+        assert full_boards > 0
+    else:
+        assert targets > 0
+
+
 def test_other_states_are_left_to_the_game():
     module = native_engine.require()
     for spec in ("backgammon", "einstein_wurfelt_nicht", "catch"):  # chance nodes
         assert module.fast_legal_actions(pyspiel.load_game(spec).new_initial_state()) is None
     assert module.fast_legal_actions(pyspiel.load_game("pig").new_initial_state()) is None
+    assert module.fast_current_player(pyspiel.load_game("pig").new_initial_state()) is None
     finished = pyspiel.load_game("catch").new_initial_state()
     while not finished.is_terminal():
         finished.apply_action(0)

@@ -192,7 +192,77 @@ bool CatchLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>
   return true;
 }
 
+namespace {
+
+namespace tfe = open_spiel::twenty_forty_eight;
+
+// TwentyFortyEightState::IsTerminal (OpenSpiel 2.0.2): the longest game played, the
+// target tile reached, or a full board with no two equal neighbours. It stops at the
+// first empty cell where OpenSpiel's tests every cell's four neighbours.
+bool Game2048Ended(const tfe::TwentyFortyEightState& s) {
+  if (s.MoveNumber() >= s.parent_game_.MaxGameLength()) return true;
+  const int target = s.parent_game_.max_tile();
+  bool empty = false;
+  for (const tfe::Tile& tile : s.board_) {
+    if (tile.value == target) return true;
+    empty = empty || tile.value == 0;
+  }
+  if (empty) return false;
+  for (int r = 0; r < tfe::kRows; ++r) {
+    for (int c = 0; c < tfe::kColumns; ++c) {
+      const int value = s.board_[r * tfe::kColumns + c].value;
+      if (c + 1 < tfe::kColumns && s.board_[r * tfe::kColumns + c + 1].value == value) return false;
+      if (r + 1 < tfe::kRows && s.board_[(r + 1) * tfe::kColumns + c].value == value) return false;
+    }
+  }
+  return true;
+}
+
+bool Is2048State(const open_spiel::State& state) {
+  return typeid(state) == typeid(tfe::TwentyFortyEightState) &&
+         static_cast<const tfe::TwentyFortyEightState&>(state).board_.size() ==
+             static_cast<std::size_t>(tfe::kRows * tfe::kColumns);
+}
+
+}  // namespace
+
+open_spiel::Player Game2048CurrentPlayer(const open_spiel::State& state) {
+  if (!Is2048State(state)) return state.CurrentPlayer();
+  const auto& s = static_cast<const tfe::TwentyFortyEightState&>(state);
+  return Game2048Ended(s) ? open_spiel::kTerminalPlayerId : s.current_player_;
+}
+
+bool Game2048LegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions) {
+  if (!Is2048State(state)) return false;
+  const auto& s = static_cast<const tfe::TwentyFortyEightState&>(state);
+  if (s.current_player_ != 0 || Game2048Ended(s)) return false;
+  // DoesActionChangeBoard: a tile moves when the next cell that way is empty, or merges
+  // when it holds an equal tile not flagged merged (the flags of the last move stand).
+  static constexpr int kRowSteps[4] = {-1, 0, 1, 0};  // up, right, down, left
+  static constexpr int kColumnSteps[4] = {0, 1, 0, -1};
+  actions->clear();
+  for (int move = tfe::kMoveUp; move <= tfe::kMoveLeft; ++move) {
+    bool changes = false;
+    for (int r = 0; r < tfe::kRows && !changes; ++r) {
+      for (int c = 0; c < tfe::kColumns && !changes; ++c) {
+        const int value = s.board_[r * tfe::kColumns + c].value;
+        const int nr = r + kRowSteps[move], nc = c + kColumnSteps[move];
+        if (value <= 0 || nr < 0 || nr >= tfe::kRows || nc < 0 || nc >= tfe::kColumns) continue;
+        const tfe::Tile& next = s.board_[nr * tfe::kColumns + nc];
+        changes = next.value == 0 || (next.value == value && !next.is_merged);
+      }
+    }
+    if (changes) actions->push_back(move);
+  }
+  return true;
+}
+
+FastPlayer FastPlayerFor(const std::string& game) {
+  return game == "2048" ? Game2048CurrentPlayer : nullptr;
+}
+
 FastMoves FastMovesFor(const std::string& game) {
+  if (game == "2048") return Game2048LegalActions;
   if (game == "backgammon") return BackgammonLegalActions;
   if (game == "catch") return CatchLegalActions;
   if (game == "einstein_wurfelt_nicht") return EinsteinLegalActions;

@@ -1,5 +1,5 @@
-// In-place search for games whose UndoAction is missing (pig) or unsound
-// (einstein_wurfelt_nicht, backgammon) in OpenSpiel 2.0.2.
+// In-place search for games whose UndoAction is missing (pig, catch, 2048) or
+// unsound (einstein_wurfelt_nicht, backgammon) in OpenSpiel 2.0.2.
 //
 // Cloning a state copies its whole history, and the ApplyAction after the
 // clone copies it again as the vector grows: in pig that was most of a node's
@@ -34,8 +34,9 @@ struct FieldRestorer {
   void (*restore)(open_spiel::State* state, const Snapshot& snapshot);
   // Applies a move as the game's ApplyAction does (the same fields, history and move
   // number), without its allocations; false, the state untouched, where it does not
-  // (ends, moves it leaves to the game), and the caller applies the move itself.
-  // nullptr where the game has none.
+  // (moves it leaves to the game), and the caller applies the move itself. Called on
+  // non-terminal states only: the searcher moves from no other, and 2048's terminal test
+  // (a scan of the board) is what its apply exists to skip. nullptr where the game has none.
   bool (*apply)(open_spiel::State* state, open_spiel::Action action);
 };
 

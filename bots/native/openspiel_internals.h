@@ -16,6 +16,7 @@
 #include "open_spiel/games/catch/catch.h"
 #include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
 #include "open_spiel/games/pig/pig.h"
+#include "open_spiel/games/twenty_forty_eight/2048.h"
 #undef protected
 #undef private
 

@@ -100,7 +100,8 @@ Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions o
       leaf_(std::move(leaf)),
       evaluator_name_(std::move(evaluator_name)),
       game_name_(game_->GetType().short_name),
-      fast_moves_(FastMovesFor(game_name_)) {
+      fast_moves_(FastMovesFor(game_name_)),
+      fast_player_(FastPlayerFor(game_name_)) {
   chance_pruning_ = options_.algorithm != "expectiminimax";
   if (options_.tt_size > 0) table_ = std::make_unique<TranspositionTable>(options_.tt_size);
   if (options_.key_kind == KeyKind::kScheme) {
@@ -396,7 +397,7 @@ void Searcher::StaticallyOrder(const Node& node, int player,
   std::vector<double> values(actions->size());
   for (std::size_t i = 0; i < actions->size(); ++i) {
     values[i] = SearchAfter(node, (*actions)[i], [this](const Node& child) {
-      const int kind = child.state->CurrentPlayer();
+      const int kind = PlayerAt(*child.state);
       return kind < 0 && kind != kChance ? TerminalValue(child) : Leaf(child);
     });
   }
@@ -494,7 +495,7 @@ RootResult Searcher::Root(const Node& node, int player, int depth,
 double Searcher::SearchNode(const Node& node, int depth, double alpha, double beta) {
   ++stats_.nodes;
   if (stats_.nodes >= next_time_check_) Tick();
-  const int player = node.state->CurrentPlayer();
+  const int player = PlayerAt(*node.state);
   if (player < 0) {
     if (player != kChance) {
       ++stats_.leaves;
@@ -845,7 +846,7 @@ void Searcher::Expand(const Node& node, const Outcomes& outcomes, int depth,
       children[i] = Child(node, outcomes[i].first);
     }
     AtChild(children[i], [&](const Node& child) {
-      const int player = players[i] = child.state->CurrentPlayer();
+      const int player = players[i] = PlayerAt(*child.state);
       if (player < 0 && player != kChance) {
         ++stats_.nodes;
         ++stats_.leaves;
@@ -1058,7 +1059,7 @@ std::optional<double> Searcher::ProbCut(std::vector<Node>& children,
       if (lo[i] == hi[i]) continue;
       const auto [shallow, mover] = AtChild(children[i], [&](const Node& child) {
         return std::pair<double, int>(SearchNode(child, shallow_depth, -kInf, kInf),
-                                      child.state->CurrentPlayer());
+                                      PlayerAt(*child.state));
       });
       double predicted, sigma;
       if (model.has_mover && mover >= 0) {

@@ -174,6 +174,10 @@ class Searcher {
   // Whether `state`'s children are made in place (a restorer, or the game's undo
   // past its first move) rather than cloned.
   bool InPlace(const open_spiel::State& state) const;
+  // state.CurrentPlayer(), by the game's FastPlayer where it has one.
+  open_spiel::Player PlayerAt(const open_spiel::State& state) const {
+    return fast_player_ != nullptr ? fast_player_(state) : state.CurrentPlayer();
+  }
   // fn(view) with `action` applied to `state` in place, then undone: the restorer's
   // saved fields written back, or the game's UndoAction.
   template <class Fn>
@@ -251,7 +255,8 @@ class Searcher {
   LeafFunction leaf_;
   std::string evaluator_name_;
   std::string game_name_;
-  FastMoves fast_moves_ = nullptr;  // LegalActions() by bots/native/fast_moves.cc
+  FastMoves fast_moves_ = nullptr;    // LegalActions() by bots/native/fast_moves.cc
+  FastPlayer fast_player_ = nullptr;  // CurrentPlayer() by bots/native/fast_moves.cc
   const KeyScheme* scheme_ = nullptr;
   std::unique_ptr<TranspositionTable> table_;
   bool chance_pruning_;

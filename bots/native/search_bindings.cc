@@ -237,6 +237,17 @@ void BindSearch(py::module_& m) {
       "The native engine's own move list for a state (None where the game's LegalActions() "
       "is used), for tests.");
   m.def(
+      "fast_current_player",
+      [](py::handle state) -> py::object {
+        const auto* cpp_state = state.cast<const open_spiel::State*>();
+        const FastPlayer player = FastPlayerFor(cpp_state->GetGame()->GetType().short_name);
+        if (player == nullptr) return py::none();
+        return py::cast(player(*cpp_state));
+      },
+      py::arg("state"),
+      "The native engine's own CurrentPlayer() for a state (None where the game's is used), "
+      "for tests.");
+  m.def(
       "fast_apply_mismatches",
       [](py::handle state) -> py::object {
         const auto* cpp_state = state.cast<const open_spiel::State*>();
