@@ -1,8 +1,8 @@
 """The native engine's move generators (bots/native/fast_moves.cc) against
 OpenSpiel's own LegalActions(): the same list at every decision of random games of
 backgammon (bar entries, doubles, bear-offs and passes included), EinStein, catch and
-2048; EinStein's and 2048's moves applied by the engine against ApplyAction; and 2048's
-CurrentPlayer() (its end test) against OpenSpiel's. Skipped where the native engine is
+2048; EinStein's and 2048's moves applied by the engine against ApplyAction; and their
+CurrentPlayer() (2048's end test) against OpenSpiel's. Skipped where the native engine is
 not built."""
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def test_catch_moves_are_openspiels(spec):
 def test_einstein_moves_applied_by_the_engine_are_openspiels():
     """The engine applies EinStein's moves and die rolls itself (field_undo.cc
     EinsteinApply): every field, the history and the move number equal ApplyAction's,
-    after setups, rolls, captures and wins."""
+    after setups, rolls, captures and wins; and it tells the player to move itself."""
     module = native_engine.require()
     game = pyspiel.load_game("einstein_wurfelt_nicht")
     rng = random.Random(11)
@@ -85,6 +85,7 @@ def test_einstein_moves_applied_by_the_engine_are_openspiels():
     for _ in range(40):
         state = game.new_initial_state()
         while not state.is_terminal():
+            assert module.fast_current_player(state) == state.current_player(), str(state)
             assert module.fast_apply_mismatches(state) == [], str(state)
             if state.is_chance_node():
                 actions, probs = zip(*state.chance_outcomes())
@@ -95,6 +96,7 @@ def test_einstein_moves_applied_by_the_engine_are_openspiels():
             for action in state.legal_actions():
                 wins += state.child(action).is_terminal()
             state.apply_action(rng.choice(state.legal_actions()))
+        assert module.fast_current_player(state) == pyspiel.PlayerId.TERMINAL
     assert checked > 1000 and captures > 0 and wins > 0, (checked, captures, wins)
     assert module.fast_apply_mismatches(pyspiel.load_game("pig").new_initial_state()) is None
 

@@ -19,6 +19,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "bots/native/fast_moves.h"
 #include "bots/native/keys.h"
 #include "bots/native/openspiel_internals.h"
 #include "open_spiel/spiel.h"
@@ -102,7 +103,7 @@ inline __m128i FourEinsteinCodes(const open_spiel::einstein_wurfelt_nicht::Cube*
 Key EinsteinFieldsKey(const open_spiel::State& state) {
   namespace ewn = open_spiel::einstein_wurfelt_nicht;
   const auto& einstein = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
-  const int player = state.CurrentPlayer();
+  const int player = EinsteinCurrentPlayer(state);
   const std::int64_t die = player >= 0 ? state.FullHistory().back().action : -1;
   const int parity = state.MoveNumber() % 4;
   constexpr int kCells = ewn::kDefaultRows * ewn::kDefaultColumns;

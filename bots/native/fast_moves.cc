@@ -257,8 +257,19 @@ bool Game2048LegalActions(open_spiel::State& state, std::vector<open_spiel::Acti
   return true;
 }
 
+open_spiel::Player EinsteinCurrentPlayer(const open_spiel::State& state) {
+  namespace ewn = open_spiel::einstein_wurfelt_nicht;
+  if (typeid(state) != typeid(ewn::EinsteinWurfeltNichtState)) return state.CurrentPlayer();
+  const auto& s = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
+  // EinsteinWurfeltNichtState::IsTerminal, inline.
+  const bool ended = s.winner_ >= 0 || s.cubes_[0] == 0 || s.cubes_[1] == 0;
+  return ended ? open_spiel::kTerminalPlayerId : s.cur_player_;
+}
+
 FastPlayer FastPlayerFor(const std::string& game) {
-  return game == "2048" ? Game2048CurrentPlayer : nullptr;
+  if (game == "2048") return Game2048CurrentPlayer;
+  if (game == "einstein_wurfelt_nicht") return EinsteinCurrentPlayer;
+  return nullptr;
 }
 
 FastMoves FastMovesFor(const std::string& game) {

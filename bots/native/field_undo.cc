@@ -9,6 +9,7 @@
 #include <array>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <typeinfo>
@@ -27,21 +28,24 @@ struct StateFields : open_spiel::State {
   static constexpr auto kMoveNumber = &StateFields::move_number_;
 };
 
+// The snapshot's bytes as the game's `Fields`, written and read in place (no copy through
+// a local): an aggregate of trivially copyable members is an implicit-lifetime type,
+// which a byte array may hold. StoreIn also saves the base State's history length and
+// move number, LoadFrom writes them back.
 template <class Fields>
-void Store(const open_spiel::State& state, const Fields& fields, Snapshot* snapshot) {
-  static_assert(std::is_trivially_copyable_v<Fields> && sizeof(Fields) <= sizeof(Snapshot::fields));
+Fields& StoreIn(const open_spiel::State& state, Snapshot* snapshot) {
+  static_assert(std::is_trivially_copyable_v<Fields> && std::is_aggregate_v<Fields> &&
+                sizeof(Fields) <= sizeof(Snapshot::fields) && alignof(Fields) <= 8);
   snapshot->history_size = (state.*StateFields::kHistory).size();
   snapshot->move_number = state.*StateFields::kMoveNumber;
-  std::memcpy(snapshot->fields, &fields, sizeof(Fields));
+  return *std::launder(reinterpret_cast<Fields*>(snapshot->fields));
 }
 
 template <class Fields>
-Fields Load(open_spiel::State* state, const Snapshot& snapshot) {
+const Fields& LoadFrom(open_spiel::State* state, const Snapshot& snapshot) {
   (state->*StateFields::kHistory).resize(snapshot.history_size);
   state->*StateFields::kMoveNumber = snapshot.move_number;
-  Fields fields;
-  std::memcpy(&fields, snapshot.fields, sizeof(Fields));
-  return fields;
+  return *std::launder(reinterpret_cast<const Fields*>(snapshot.fields));
 }
 
 // A record vector cut back to its saved length (its elements may have no default
@@ -67,14 +71,17 @@ bool PigApplies(const open_spiel::State& state) {
 
 void PigSave(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& pig = static_cast<const open_spiel::pig::PigState&>(state);
-  PigFields fields{pig.total_moves_, pig.cur_player_, pig.turn_player_, pig.turn_total_, {}};
+  PigFields& fields = StoreIn<PigFields>(state, snapshot);
+  fields.total_moves = pig.total_moves_;
+  fields.cur_player = pig.cur_player_;
+  fields.turn_player = pig.turn_player_;
+  fields.turn_total = pig.turn_total_;
   std::copy(pig.scores_.begin(), pig.scores_.end(), fields.scores.begin());
-  Store(state, fields, snapshot);
 }
 
 void PigRestore(open_spiel::State* state, const Snapshot& snapshot) {
   auto& pig = static_cast<open_spiel::pig::PigState&>(*state);
-  const PigFields fields = Load<PigFields>(state, snapshot);
+  const PigFields& fields = LoadFrom<PigFields>(state, snapshot);
   pig.total_moves_ = fields.total_moves;
   pig.cur_player_ = fields.cur_player;
   pig.turn_player_ = fields.turn_player;
@@ -99,15 +106,21 @@ bool EinsteinApplies(const open_spiel::State& state) {
 
 void EinsteinSave(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& s = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
-  const EinsteinFields fields{s.cur_player_,  s.prev_player_, s.winner_,
-                              s.total_moves_, s.turns_,       s.die_roll_,
-                              s.cubes_,       s.board_,       s.turn_history_info_.size()};
-  Store(state, fields, snapshot);
+  EinsteinFields& fields = StoreIn<EinsteinFields>(state, snapshot);
+  fields.cur_player = s.cur_player_;
+  fields.prev_player = s.prev_player_;
+  fields.winner = s.winner_;
+  fields.total_moves = s.total_moves_;
+  fields.turns = s.turns_;
+  fields.die_roll = s.die_roll_;
+  fields.cubes = s.cubes_;
+  fields.board = s.board_;
+  fields.turn_info_size = s.turn_history_info_.size();
 }
 
 void EinsteinRestore(open_spiel::State* state, const Snapshot& snapshot) {
   auto& s = static_cast<ewn::EinsteinWurfeltNichtState&>(*state);
-  const EinsteinFields fields = Load<EinsteinFields>(state, snapshot);
+  const EinsteinFields& fields = LoadFrom<EinsteinFields>(state, snapshot);
   s.cur_player_ = fields.cur_player;
   s.prev_player_ = fields.prev_player;
   s.winner_ = fields.winner;
@@ -124,7 +137,8 @@ void EinsteinRestore(open_spiel::State* state, const Snapshot& snapshot) {
 // UnrankActionMixedBase's vectors (a fifth of a search's instructions).
 bool EinsteinApply(open_spiel::State* state, open_spiel::Action action) {
   auto& s = static_cast<ewn::EinsteinWurfeltNichtState&>(*state);
-  if (s.IsTerminal() || action < 0) return false;
+  // EinsteinWurfeltNichtState::IsTerminal, inline (a virtual call at every move).
+  if (s.winner_ >= 0 || s.cubes_[0] == 0 || s.cubes_[1] == 0 || action < 0) return false;
   if (s.cur_player_ == open_spiel::kChancePlayerId) {
     // A die roll; the two setups (turns_ -1 and 0) and odd actions are left to the game.
     if (s.turns_ < 1 || action > 5) return false;
@@ -232,7 +246,7 @@ bool BackgammonApplies(const open_spiel::State& state) {
 
 void BackgammonSave(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& s = static_cast<const bg::BackgammonState&>(state);
-  BackgammonFields fields;
+  BackgammonFields& fields = StoreIn<BackgammonFields>(state, snapshot);
   fields.cur_player = s.cur_player_;
   fields.prev_player = s.prev_player_;
   fields.turns = s.turns_;
@@ -247,12 +261,11 @@ void BackgammonSave(const open_spiel::State& state, Snapshot* snapshot) {
     std::copy(s.board_[p].begin(), s.board_[p].end(), fields.board[p].begin());
   }
   fields.turn_info_size = s.turn_history_info_.size();
-  Store(state, fields, snapshot);
 }
 
 void BackgammonRestore(open_spiel::State* state, const Snapshot& snapshot) {
   auto& s = static_cast<bg::BackgammonState&>(*state);
-  const BackgammonFields fields = Load<BackgammonFields>(state, snapshot);
+  const BackgammonFields& fields = LoadFrom<BackgammonFields>(state, snapshot);
   s.cur_player_ = fields.cur_player;
   s.prev_player_ = fields.prev_player;
   s.turns_ = fields.turns;
@@ -281,12 +294,12 @@ bool CatchApplies(const open_spiel::State& state) {
 
 void CatchSave(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& s = static_cast<const open_spiel::catch_::CatchState&>(state);
-  Store(state, CatchFields{s.initialized_, s.ball_row_, s.ball_col_, s.paddle_col_}, snapshot);
+  StoreIn<CatchFields>(state, snapshot) = {s.initialized_, s.ball_row_, s.ball_col_, s.paddle_col_};
 }
 
 void CatchRestore(open_spiel::State* state, const Snapshot& snapshot) {
   auto& s = static_cast<open_spiel::catch_::CatchState&>(*state);
-  const auto fields = Load<CatchFields>(state, snapshot);
+  const CatchFields& fields = LoadFrom<CatchFields>(state, snapshot);
   s.initialized_ = fields.initialized;
   s.ball_row_ = fields.ball_row;
   s.ball_col_ = fields.ball_col;
@@ -312,15 +325,18 @@ bool Game2048Applies(const open_spiel::State& state) {
 
 void Game2048Save(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& s = static_cast<const tfe::TwentyFortyEightState&>(state);
-  Game2048Fields fields{s.current_player_, s.total_score_,       s.action_score_,
-                        s.total_actions_,  s.extra_chance_turn_, {}};
+  Game2048Fields& fields = StoreIn<Game2048Fields>(state, snapshot);
+  fields.current_player = s.current_player_;
+  fields.total_score = s.total_score_;
+  fields.action_score = s.action_score_;
+  fields.total_actions = s.total_actions_;
+  fields.extra_chance_turn = s.extra_chance_turn_;
   std::copy(s.board_.begin(), s.board_.end(), fields.board.begin());
-  Store(state, fields, snapshot);
 }
 
 void Game2048Restore(open_spiel::State* state, const Snapshot& snapshot) {
   auto& s = static_cast<tfe::TwentyFortyEightState&>(*state);
-  const auto fields = Load<Game2048Fields>(state, snapshot);
+  const Game2048Fields& fields = LoadFrom<Game2048Fields>(state, snapshot);
   s.current_player_ = fields.current_player;
   s.total_score_ = fields.total_score;
   s.action_score_ = fields.action_score;
