@@ -311,6 +311,7 @@ void CatchRestore(open_spiel::State* state, const Snapshot& snapshot) {
 namespace tfe = open_spiel::twenty_forty_eight;
 
 constexpr int kCells2048 = tfe::kRows * tfe::kColumns;
+static_assert(tfe::kRows == 4 && tfe::kColumns == 4, "Game2048Apply's lines are those of 4x4");
 
 struct Game2048Fields {
   int current_player, total_score, action_score, total_actions;
@@ -365,50 +366,47 @@ bool Game2048Apply(open_spiel::State* state, open_spiel::Action action) {
     }
   } else {
     if (player != 0 || action < tfe::kMoveUp || action > tfe::kMoveLeft) return false;
-    // 2048.cc's traversal orders and direction vectors, by move.
-    static constexpr int kOrders[4][2][4] = {{{0, 1, 2, 3}, {0, 1, 2, 3}},
-                                             {{0, 1, 2, 3}, {3, 2, 1, 0}},
-                                             {{3, 2, 1, 0}, {0, 1, 2, 3}},
-                                             {{0, 1, 2, 3}, {0, 1, 2, 3}}};
-    static constexpr int kRowSteps[4] = {-1, 0, 1, 0};
-    static constexpr int kColumnSteps[4] = {0, 1, 0, -1};
-    const int dr = kRowSteps[action], dc = kColumnSteps[action];
-    auto inside = [](int r, int c) {
-      return r >= 0 && r < tfe::kRows && c >= 0 && c < tfe::kColumns;
+    // 2048.cc moves each tile, from the side the move goes to, as far as the empty cells
+    // let it, and merges it into the next tile if that is equal and not merged by this
+    // move. Lines never meet, so each line is slid on its own: its tiles in order from
+    // that side, each merged into the last one placed when equal and not yet merged.
+    // kLines[move][line][i]: the cell i places from the side the move goes to.
+    static constexpr int kLines[4][4][4] = {
+        {{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}},  // up
+        {{3, 2, 1, 0}, {7, 6, 5, 4}, {11, 10, 9, 8}, {15, 14, 13, 12}},  // right
+        {{12, 8, 4, 0}, {13, 9, 5, 1}, {14, 10, 6, 2}, {15, 11, 7, 3}},  // down
+        {{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15}},  // left
     };
-    s.action_score_ = 0;
-    for (tfe::Tile& tile : board) tile.is_merged = false;
-    for (int r : kOrders[action][0]) {
-      for (int c : kOrders[action][1]) {
-        const int tile = board[r * tfe::kColumns + c].value;
-        if (tile <= 0) continue;
-        // FindFarthestPosition: the last empty cell on the way, and the cell after it.
-        int far_r = r, far_c = c, next_r = r + dr, next_c = c + dc;
-        while (inside(next_r, next_c) && board[next_r * tfe::kColumns + next_c].value == 0) {
-          far_r = next_r;
-          far_c = next_c;
-          next_r += dr;
-          next_c += dc;
-        }
-        bool moved = false;
-        if (inside(next_r, next_c)) {
-          tfe::Tile& next = board[next_r * tfe::kColumns + next_c];
-          if (next.value == tile && !next.is_merged) {
-            s.action_score_ += 2 * tile;
-            next = tfe::Tile(2 * tile, true);
-            moved = true;
-          }
-        }
-        if (!moved && (far_r != r || far_c != c)) {
-          board[far_r * tfe::kColumns + far_c] = tfe::Tile(tile, false);
-          moved = true;
-        }
-        if (moved) {
-          board[r * tfe::kColumns + c] = tfe::Tile(0, false);
-          s.current_player_ = open_spiel::kChancePlayerId;
+    for (const tfe::Tile& tile : board) {
+      if (tile.value < 0) return false;  // never dealt; the game's own rules speak for it
+    }
+    int score = 0;
+    bool changed = false;
+    for (const auto& line : kLines[action]) {
+      int placed[4];
+      bool merged[4];
+      int count = 0;
+      for (int cell : line) {
+        const int value = board[cell].value;
+        if (value == 0) continue;
+        if (count > 0 && placed[count - 1] == value && !merged[count - 1]) {
+          placed[count - 1] = 2 * value;
+          merged[count - 1] = true;
+          score += 2 * value;
+        } else {
+          placed[count] = value;
+          merged[count] = false;
+          ++count;
         }
       }
+      for (int i = 0; i < 4; ++i) {
+        const tfe::Tile tile = i < count ? tfe::Tile(placed[i], merged[i]) : tfe::Tile(0, false);
+        changed = changed || board[line[i]].value != tile.value;
+        board[line[i]] = tile;
+      }
     }
+    s.action_score_ = score;
+    if (changed) s.current_player_ = open_spiel::kChancePlayerId;
     s.total_score_ += s.action_score_;
     ++s.total_actions_;
   }
@@ -461,9 +459,7 @@ std::vector<open_spiel::Action> FastApplyMismatches(const FieldRestorer& restore
     if (!applied) fast->ApplyAction(action);
     const bool same = fast->History() == slow->History() &&
                       fast->MoveNumber() == slow->MoveNumber() &&
-                      fast->ToString() == slow->ToString() &&
-                      (std::string(restorer.game) != "einstein_wurfelt_nicht" ||
-                       SameEinsteinFields(*fast, *slow));
+                      fast->ToString() == slow->ToString() && SameFields(restorer, *fast, *slow);
     if (!same || (!applied && !state.IsChanceNode())) mismatches.push_back(action);
   }
   return mismatches;

@@ -16,7 +16,11 @@
 #include "open_spiel/games/catch/catch.h"
 #include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
 #include "open_spiel/games/pig/pig.h"
+// 2048.h declares `const int max_tile() const`, which -Wextra flags.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-qualifiers"
 #include "open_spiel/games/twenty_forty_eight/2048.h"
+#pragma GCC diagnostic pop
 #undef protected
 #undef private
 

@@ -12,11 +12,7 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-// 2048.h declares `const int max_tile() const`, which -Wextra flags.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wignored-qualifiers"
-#include "open_spiel/games/twenty_forty_eight/2048.h"
-#pragma GCC diagnostic pop
+#include "bots/native/openspiel_internals.h"  // last: it lifts access in the game headers
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
@@ -98,7 +94,8 @@ class Game2048Evaluator : public Evaluator {
 
   double NonTerminalValue(const open_spiel::State& state, int /*player*/) override {
     const auto& board = evaluators::StateAs<TwentyFortyEightState>(state, "Game2048Evaluator");
-    const double score = state.Returns()[0];
+    // Returns()[0], without its vector (total_score_ is all it reads).
+    const double score = static_cast<double>(board.total_score_);
     int cell[4][4];
     int rank[4][4];
     bool tabled = true;
