@@ -48,6 +48,13 @@ const Fields& LoadFrom(open_spiel::State* state, const Snapshot& snapshot) {
   return *std::launder(reinterpret_cast<const Fields*>(snapshot.fields));
 }
 
+// What State::ApplyAction adds after the game's DoApplyAction: the move in the history,
+// and one more move number.
+void RecordMove(open_spiel::State* state, open_spiel::Player player, open_spiel::Action action) {
+  (state->*StateFields::kHistory).push_back({player, action});
+  ++(state->*StateFields::kMoveNumber);
+}
+
 // A record vector cut back to its saved length (its elements may have no default
 // constructor, so never resized up).
 template <class T>
@@ -149,8 +156,7 @@ bool EinsteinApply(open_spiel::State* state, open_spiel::Action action) {
     s.prev_player_ = s.cur_player_;
     s.die_roll_ = static_cast<int>(action) + 1;
     ++s.turns_;
-    (state->*StateFields::kHistory).push_back({open_spiel::kChancePlayerId, action});
-    ++(state->*StateFields::kMoveNumber);
+    RecordMove(state, open_spiel::kChancePlayerId, action);
     return true;
   }
   if (s.cur_player_ < 0 || s.die_roll_ < 1 || s.die_roll_ > 6) {
@@ -186,8 +192,7 @@ bool EinsteinApply(open_spiel::State* state, open_spiel::Action action) {
   }
   s.cur_player_ = open_spiel::kChancePlayerId;
   ++s.turns_;
-  (state->*StateFields::kHistory).push_back({player, action});
-  ++(state->*StateFields::kMoveNumber);
+  RecordMove(state, player, action);
   return true;
 }
 
@@ -410,8 +415,7 @@ bool Game2048Apply(open_spiel::State* state, open_spiel::Action action) {
     s.total_score_ += s.action_score_;
     ++s.total_actions_;
   }
-  (state->*StateFields::kHistory).push_back({player, action});
-  ++(state->*StateFields::kMoveNumber);
+  RecordMove(state, player, action);
   return true;
 }
 
