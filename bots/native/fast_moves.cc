@@ -125,8 +125,10 @@ bool EinsteinLegalActions(open_spiel::State& state, std::vector<open_spiel::Acti
   namespace ewn = open_spiel::einstein_wurfelt_nicht;
   if (typeid(state) != typeid(ewn::EinsteinWurfeltNichtState)) return false;
   const auto& s = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
-  if (s.IsChanceNode() || s.IsTerminal()) return false;
-  const int player = s.cur_player_;
+  const open_spiel::Player player = EinsteinCurrentPlayer(state);  // no virtual calls
+  if (player == open_spiel::kChancePlayerId || player == open_spiel::kTerminalPlayerId) {
+    return false;
+  }
   const auto color = static_cast<ewn::Color>(player);
   // AvailableCubesPosition: the cube showing the die, else the nearest value below
   // it and the nearest above it, in board order.

@@ -50,7 +50,9 @@ const Fields& LoadFrom(open_spiel::State* state, const Snapshot& snapshot) {
 
 // What State::ApplyAction adds after the game's DoApplyAction: the move in the history,
 // and one more move number.
-void RecordMove(open_spiel::State* state, open_spiel::Player player, open_spiel::Action action) {
+__attribute__((always_inline)) inline void RecordMove(open_spiel::State* state,
+                                                      open_spiel::Player player,
+                                                      open_spiel::Action action) {
   (state->*StateFields::kHistory).push_back({player, action});
   ++(state->*StateFields::kMoveNumber);
 }

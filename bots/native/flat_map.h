@@ -99,9 +99,12 @@ class FlatMap {
     const std::size_t capacity = old.empty() ? 64 : old.size() * 2;
     slots_.assign(capacity, Slot());
     mask_ = capacity - 1;
-    size_ = 0;
+    // Put's probe without its checks: the keys are distinct and the new slots ample.
     for (const Slot& slot : old) {
-      if (slot.used) Put(slot.key, slot.value);
+      if (!slot.used) continue;
+      std::size_t i = MixKey(slot.key) & mask_;
+      while (slots_[i].used) i = (i + 1) & mask_;
+      slots_[i] = slot;
     }
   }
 

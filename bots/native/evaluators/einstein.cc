@@ -8,7 +8,7 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "open_spiel/games/einstein_wurfelt_nicht/einstein_wurfelt_nicht.h"
+#include "bots/native/openspiel_internals.h"  // last: it lifts access in the game headers
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
@@ -51,6 +51,10 @@ class EinsteinEvaluator : public Evaluator {
  public:
   double Value(const open_spiel::State& state, int player) override {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
+    return NonTerminalValue(state, player);
+  }
+
+  double NonTerminalValue(const open_spiel::State& state, int player) override {
     const auto& ewn_state =
         evaluators::StateAs<ewn::EinsteinWurfeltNichtState>(state, "EinsteinEvaluator");
     int black[6] = {kNone, kNone, kNone, kNone, kNone, kNone};
@@ -80,8 +84,10 @@ class EinsteinEvaluator : public Evaluator {
  private:
   // EinsteinEvaluator.next_mover: at a die roll, player 1 moves after a roll
   // at move number 4k + 2.
-  static int NextMover(const open_spiel::State& state) {
-    const int player = state.CurrentPlayer();
+  // The state is not terminal, so its CurrentPlayer() is cur_player_ (read without the
+  // two virtual calls).
+  static int NextMover(const ewn::EinsteinWurfeltNichtState& state) {
+    const int player = state.cur_player_;
     if (player >= 0) return player;
     return state.MoveNumber() % 4 == 2 ? 1 : 0;
   }
