@@ -28,6 +28,14 @@ struct StateFields : open_spiel::State {
   static constexpr auto kMoveNumber = &StateFields::move_number_;
 };
 
+// A record vector cut back to its saved length: a restore follows the restores of every
+// later move, so this pops one record or none (no resize: its growth path is not
+// inlined, and records may have no default constructor).
+template <class T>
+void CutTo(std::vector<T>& records, std::size_t size) {
+  while (records.size() > size) records.pop_back();
+}
+
 // The snapshot's bytes as the game's `Fields`, written and read in place (no copy through
 // a local): an aggregate of trivially copyable members is an implicit-lifetime type,
 // which a byte array may hold. StoreIn also saves the base State's history length and
@@ -43,7 +51,7 @@ Fields& StoreIn(const open_spiel::State& state, Snapshot* snapshot) {
 
 template <class Fields>
 const Fields& LoadFrom(open_spiel::State* state, const Snapshot& snapshot) {
-  (state->*StateFields::kHistory).resize(snapshot.history_size);
+  CutTo(state->*StateFields::kHistory, snapshot.history_size);
   state->*StateFields::kMoveNumber = snapshot.move_number;
   return *std::launder(reinterpret_cast<const Fields*>(snapshot.fields));
 }
@@ -55,13 +63,6 @@ __attribute__((always_inline)) inline void RecordMove(open_spiel::State* state,
                                                       open_spiel::Action action) {
   (state->*StateFields::kHistory).push_back({player, action});
   ++(state->*StateFields::kMoveNumber);
-}
-
-// A record vector cut back to its saved length (its elements may have no default
-// constructor, so never resized up).
-template <class T>
-void CutTo(std::vector<T>& records, std::size_t size) {
-  records.erase(records.begin() + static_cast<std::ptrdiff_t>(size), records.end());
 }
 
 // ------------------------------------------------------------------- pig
@@ -141,16 +142,63 @@ void EinsteinRestore(open_spiel::State* state, const Snapshot& snapshot) {
   CutTo(s.turn_history_info_, fields.turn_info_size);
 }
 
+// What one of EinsteinApply's moves changes: the scalar fields, the two cells a
+// decision writes (-1 for a die roll) and the length of turn_history_info_.
+struct EinsteinDelta {
+  int cur_player, prev_player, winner, turns, die_roll;
+  std::array<int, 2> cubes;
+  int from, to;
+  ewn::Cube from_cube, to_cube;
+  std::size_t turn_info_size;
+};
+
+__attribute__((always_inline)) inline void SaveEinsteinDelta(const open_spiel::State& state,
+                                                             int from, int to, Snapshot* snapshot) {
+  const auto& s = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
+  EinsteinDelta& delta = StoreIn<EinsteinDelta>(state, snapshot);
+  delta.cur_player = s.cur_player_;
+  delta.prev_player = s.prev_player_;
+  delta.winner = s.winner_;
+  delta.turns = s.turns_;
+  delta.die_roll = s.die_roll_;
+  delta.cubes = s.cubes_;
+  delta.from = from;
+  delta.to = to;
+  if (from >= 0) {
+    delta.from_cube = s.board_[from];
+    delta.to_cube = s.board_[to];
+  }
+  delta.turn_info_size = s.turn_history_info_.size();
+}
+
+void EinsteinUndo(open_spiel::State* state, const Snapshot& snapshot) {
+  auto& s = static_cast<ewn::EinsteinWurfeltNichtState&>(*state);
+  const EinsteinDelta& delta = LoadFrom<EinsteinDelta>(state, snapshot);
+  s.cur_player_ = delta.cur_player;
+  s.prev_player_ = delta.prev_player;
+  s.winner_ = delta.winner;
+  s.turns_ = delta.turns;
+  s.die_roll_ = delta.die_roll;
+  s.cubes_ = delta.cubes;
+  if (delta.from >= 0) {
+    s.board_[delta.from] = delta.from_cube;
+    s.board_[delta.to] = delta.to_cube;
+  }
+  CutTo(s.turn_history_info_, delta.turn_info_size);
+}
+
 // EinsteinWurfeltNichtState::DoApplyAction for a decision or a die roll (OpenSpiel 2.0.2), then
 // State::ApplyAction's history and move number: the move unranked without
 // UnrankActionMixedBase's vectors (a fifth of a search's instructions).
-bool EinsteinApply(open_spiel::State* state, open_spiel::Action action) {
+// With `snapshot`, what the move changes is saved there first (EinsteinDelta).
+bool EinsteinApplySaving(open_spiel::State* state, open_spiel::Action action, Snapshot* snapshot) {
   auto& s = static_cast<ewn::EinsteinWurfeltNichtState&>(*state);
   // EinsteinWurfeltNichtState::IsTerminal, inline (a virtual call at every move).
   if (s.winner_ >= 0 || s.cubes_[0] == 0 || s.cubes_[1] == 0 || action < 0) return false;
   if (s.cur_player_ == open_spiel::kChancePlayerId) {
     // A die roll; the two setups (turns_ -1 and 0) and odd actions are left to the game.
     if (s.turns_ < 1 || action > 5) return false;
+    if (snapshot != nullptr) SaveEinsteinDelta(*state, -1, -1, snapshot);
     s.turn_history_info_.push_back(ewn::TurnHistoryInfo(open_spiel::kChancePlayerId, s.prev_player_,
                                                         s.die_roll_, static_cast<int>(action),
                                                         ewn::Cube{ewn::Color::kEmpty, -1}));
@@ -175,6 +223,9 @@ bool EinsteinApply(open_spiel::State* state, open_spiel::Action action) {
   const int r2 = r1 + kRowOffsets[dir], c2 = c1 + kColOffsets[dir];
   if (r1 >= s.rows_ || r2 < 0 || r2 >= s.rows_ || c2 < 0 || c2 >= s.cols_) return false;
   const open_spiel::Player player = s.cur_player_;
+  if (snapshot != nullptr) {
+    SaveEinsteinDelta(*state, r1 * s.cols_ + c1, r2 * s.cols_ + c2, snapshot);
+  }
   ewn::Cube& target = s.board_[r2 * s.cols_ + c2];
   if (target.color == ewn::Color::kBlack) {
     --s.cubes_[ewn::kBlackPlayerId];
@@ -196,6 +247,10 @@ bool EinsteinApply(open_spiel::State* state, open_spiel::Action action) {
   ++s.turns_;
   RecordMove(state, player, action);
   return true;
+}
+
+bool EinsteinApply(open_spiel::State* state, open_spiel::Action action) {
+  return EinsteinApplySaving(state, action, nullptr);
 }
 
 bool SameEinsteinFields(const open_spiel::State& a, const open_spiel::State& b) {
@@ -435,11 +490,12 @@ bool SameGame2048Fields(const open_spiel::State& a, const open_spiel::State& b) 
 }
 
 constexpr std::array<FieldRestorer, 5> kRestorers = {{
-    {"backgammon", BackgammonApplies, BackgammonSave, BackgammonRestore, nullptr},
-    {"pig", PigApplies, PigSave, PigRestore, nullptr},
-    {"einstein_wurfelt_nicht", EinsteinApplies, EinsteinSave, EinsteinRestore, EinsteinApply},
-    {"catch", CatchApplies, CatchSave, CatchRestore, nullptr},
-    {"2048", Game2048Applies, Game2048Save, Game2048Restore, Game2048Apply},
+    {"backgammon", BackgammonApplies, BackgammonSave, BackgammonRestore, nullptr, nullptr, nullptr},
+    {"pig", PigApplies, PigSave, PigRestore, nullptr, nullptr, nullptr},
+    {"einstein_wurfelt_nicht", EinsteinApplies, EinsteinSave, EinsteinRestore, EinsteinApply,
+     EinsteinApplySaving, EinsteinUndo},
+    {"catch", CatchApplies, CatchSave, CatchRestore, nullptr, nullptr, nullptr},
+    {"2048", Game2048Applies, Game2048Save, Game2048Restore, Game2048Apply, nullptr, nullptr},
 }};
 
 // The game's own fields equal, where ToString() does not show them all.
@@ -466,7 +522,20 @@ std::vector<open_spiel::Action> FastApplyMismatches(const FieldRestorer& restore
     const bool same = fast->History() == slow->History() &&
                       fast->MoveNumber() == slow->MoveNumber() &&
                       fast->ToString() == slow->ToString() && SameFields(restorer, *fast, *slow);
-    if (!same || (!applied && !state.IsChanceNode())) mismatches.push_back(action);
+    bool undone = true;
+    if (restorer.apply_saving != nullptr) {
+      // The same move through SaveAndApply, then taken back.
+      std::unique_ptr<open_spiel::State> moved = state.Clone();
+      Snapshot snapshot;
+      SaveAndApply(restorer, moved.get(), action, &snapshot);
+      undone = moved->History() == slow->History() && moved->ToString() == slow->ToString() &&
+               SameFields(restorer, *moved, *slow);
+      RestoreFrom(restorer, moved.get(), snapshot);
+      undone = undone && moved->History() == state.History() &&
+               moved->MoveNumber() == state.MoveNumber() && moved->ToString() == state.ToString() &&
+               SameFields(restorer, *moved, state);
+    }
+    if (!same || !undone || (!applied && !state.IsChanceNode())) mismatches.push_back(action);
   }
   return mismatches;
 }

@@ -23,6 +23,7 @@ namespace starspiel {
 struct Snapshot {
   std::size_t history_size = 0;
   int move_number = 0;
+  bool delta = false;  // the fields are the restorer's apply_saving delta, for its undo
   alignas(8) unsigned char fields[512];
 };
 
@@ -38,6 +39,11 @@ struct FieldRestorer {
   // non-terminal states only: the searcher moves from no other, and 2048's terminal test
   // (a scan of the board) is what its apply exists to skip. nullptr where the game has none.
   bool (*apply)(open_spiel::State* state, open_spiel::Action action);
+  // `apply`, saving in the snapshot only what the move changes (a few fields where `save`
+  // copies them all); false, the state and snapshot untouched, where `apply` would be.
+  // `undo` writes that back. nullptr where the game has none.
+  bool (*apply_saving)(open_spiel::State* state, open_spiel::Action action, Snapshot* snapshot);
+  void (*undo)(open_spiel::State* state, const Snapshot& snapshot);
 };
 
 // The restorer's apply where there is one, else the game's ApplyAction.
@@ -48,9 +54,33 @@ inline void ApplyWith(const FieldRestorer* restorer, open_spiel::State* state,
   }
 }
 
-// The moves at `state` after which the restorer's apply and the game's ApplyAction
-// leave states that differ in any field (the game's own, history, move number);
-// empty where they all agree. For tests: tests/test_native_moves.py.
+// Applies `action`, saving in `snapshot` what RestoreFrom needs to take it back: the
+// restorer's delta where it has one for this move, else every field (save).
+inline void SaveAndApply(const FieldRestorer& restorer, open_spiel::State* state,
+                         open_spiel::Action action, Snapshot* snapshot) {
+  if (restorer.apply_saving != nullptr && restorer.apply_saving(state, action, snapshot)) {
+    snapshot->delta = true;
+    return;
+  }
+  snapshot->delta = false;
+  restorer.save(*state, snapshot);
+  ApplyWith(&restorer, state, action);
+}
+
+// Takes back the move SaveAndApply made (every move applied after it taken back first).
+inline void RestoreFrom(const FieldRestorer& restorer, open_spiel::State* state,
+                        const Snapshot& snapshot) {
+  if (snapshot.delta) {
+    restorer.undo(state, snapshot);
+  } else {
+    restorer.restore(state, snapshot);
+  }
+}
+
+// The moves at `state` after which the restorer's apply (and apply_saving) and the game's
+// ApplyAction leave states that differ in any field (the game's own, history, move
+// number), or after which apply_saving's undo does not give `state` back; empty where
+// they all agree. For tests: tests/test_native_moves.py.
 std::vector<open_spiel::Action> FastApplyMismatches(const FieldRestorer& restorer,
                                                     const open_spiel::State& state);
 

@@ -162,10 +162,9 @@ auto Searcher::Restored(open_spiel::State* state, open_spiel::Action action, Key
     return result;
   }
   Snapshot snapshot;
-  restorer_->save(*state, &snapshot);
-  ApplyWith(restorer_, state, action);
+  SaveAndApply(*restorer_, state, action, &snapshot);
   auto result = fn(view);
-  restorer_->restore(state, snapshot);
+  RestoreFrom(*restorer_, state, snapshot);
   return result;
 }
 
@@ -267,19 +266,25 @@ bool Searcher::CheckUndo(const FieldRestorer* restorer) const {
           std::unique_ptr<open_spiel::State> child = state->Child(a);
           const open_spiel::Player mover = state->CurrentPlayer();
           Snapshot saved;
-          if (restorer != nullptr) restorer->save(*state, &saved);
-          ApplyWith(restorer, state.get(), a);
+          if (restorer != nullptr) {
+            SaveAndApply(*restorer, state.get(), a, &saved);
+          } else {
+            state->ApplyAction(a);
+          }
           if (!same(*state, *child)) return false;
           if (!state->IsTerminal()) {
             const open_spiel::Player next = state->CurrentPlayer();
             for (open_spiel::Action b : moves(*state)) {
               std::unique_ptr<open_spiel::State> grandchild = child->Child(b);
               Snapshot saved_child;
-              if (restorer != nullptr) restorer->save(*state, &saved_child);
-              ApplyWith(restorer, state.get(), b);
+              if (restorer != nullptr) {
+                SaveAndApply(*restorer, state.get(), b, &saved_child);
+              } else {
+                state->ApplyAction(b);
+              }
               if (!same(*state, *grandchild)) return false;
               if (restorer != nullptr) {
-                restorer->restore(state.get(), saved_child);
+                RestoreFrom(*restorer, state.get(), saved_child);
               } else {
                 state->UndoAction(next, b);
               }
@@ -287,7 +292,7 @@ bool Searcher::CheckUndo(const FieldRestorer* restorer) const {
             }
           }
           if (restorer != nullptr) {
-            restorer->restore(state.get(), saved);
+            RestoreFrom(*restorer, state.get(), saved);
           } else {
             state->UndoAction(mover, a);
           }
