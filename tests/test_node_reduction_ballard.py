@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+
 import pytest
 
 from experiments.common.errors import ExperimentError
@@ -64,3 +67,42 @@ def test_levels_pick_table6_cells_and_bad_levels_are_refused():
         nr_config.build_config({"preset": "ballard_table6", "levels": ["9"]})
     with pytest.raises(ExperimentError, match="--levels"):
         nr_config.build_config({"game": "pig", "levels": ["3"]})
+
+
+def test_table6_searches_the_reference_on_its_first_trees_only(tmp_path):
+    """--reference_trees: expectiminimax searches the first trees of each average case,
+    Star2 is checked against Star1 on the others, and the leaves' means are over every
+    tree, not cut down to the reference's. Without it every tree has the reference (and
+    older folders, whose configurations lack the key, still resume)."""
+    assert "reference_trees" not in nr_config.build_config({"preset": "ballard_table6"})
+    with pytest.raises(ExperimentError, match="--reference_trees"):
+        nr_config.build_config({"game": "pig", "reference_trees": 2})
+    options = {
+        "preset": "ballard_table6",
+        "sizes": ["4"],
+        "levels": ["3"],
+        "trials": 5,
+        "reference_trees": 2,
+    }
+    report, out, finished = study.run(options, str(tmp_path), plots=False, log=lambda *a: None)
+    assert finished and report.mismatches == 0 and report.errors == 0
+    records = [r for r in report_records(out) if r["case"] == "B=4,D=3,average"]
+    reference = [r for r in records if r["algorithm"] == "expectiminimax"]
+    assert sorted(r["position"][-6:] for r in reference) == ["seed=0", "seed=1"]
+    star2 = {r["position"][-6:]: r for r in records if r["algorithm"] == "star2"}
+    assert len(star2) == 5
+    assert star2["seed=4"]["reference"] == "star1" and star2["seed=4"]["mismatch"] is False
+    assert star2["seed=0"]["reference"] == "expectiminimax"
+    measured = report.measured
+    assert measured[("B=4,D=3,average", "star2", "positions")] == 5
+    assert measured[("B=4,D=3,average", "expectiminimax", "positions")] == 2
+    # Resuming finds nothing missing (the trees without the reference are complete).
+    logged: list[str] = []
+    _, _, finished = study.run(options, str(tmp_path), plots=False, log=logged.append)
+    assert finished and len(report_records(out)) == len(records) + 3  # + the best case's
+    assert any("already there" in line for line in logged), logged
+
+
+def report_records(out: str) -> list[dict]:
+    with open(os.path.join(out, study.RECORDS_FILE), encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]

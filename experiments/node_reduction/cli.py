@@ -61,6 +61,14 @@ _define.integer(
     "(default: the preset's, up to Ballard's 1000).",
     lower_bound=1,
 )
+_define.integer(
+    "reference_trees",
+    None,
+    f"Ballard average-case presets: run {REFERENCE} (the reference) on the first N trees of "
+    "each case only; on the others Star2's value is checked against Star1's. Table 6's "
+    "percentages are of B^D leaves and do not need it. Default: every tree.",
+    lower_bound=1,
+)
 _define.list("sizes", None, "Ballard presets: only these N (or B) values, e.g. 2,4 or 2-10.")
 _define.list("levels", None, "Ballard presets: only these D (arc levels), e.g. 7 for Table 6.")
 _define.integer(
@@ -108,6 +116,7 @@ def options_from_flags() -> dict[str, Any]:
         "evaluator",
         "seed",
         "trials",
+        "reference_trees",
         "sizes",
         "levels",
         "probcut_R",

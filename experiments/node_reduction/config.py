@@ -105,8 +105,11 @@ def build_config(options: dict[str, Any]) -> dict[str, Any]:
         if options.get("trials"):
             cases = [dataclasses.replace(c, trials=options["trials"]) for c in cases]
         config["ballard_cases"] = [_case_fields(c) for c in cases]
+        reference_trees = options.get("reference_trees") or preset.reference_trees
+        if reference_trees is not None:
+            config["reference_trees"] = int(reference_trees)  # only where set: older folders
         return config
-    for flag in ("trials", "sizes", "levels"):
+    for flag in ("trials", "sizes", "levels", "reference_trees"):
         if options.get(flag):
             raise ExperimentError(f"--{flag} applies only to the Ballard presets")
     config["game"] = options.get("game") or (preset.game if preset else DEFAULTS["game"])
@@ -133,7 +136,7 @@ def make_positions(config: dict, position_file: str | None) -> list[dict]:
     """The position entries of this configuration (sampled, Ballard trees or from a file)."""
     common_games.register_custom_games()
     if "ballard_cases" in config:
-        return positions_io.ballard_positions(ballard_cases(config))
+        return positions_io.ballard_positions(ballard_cases(config), config.get("reference_trees"))
     game = common_games.load_game(config["game"])
     check_game_supported(game, "node_reduction")
     if position_file:

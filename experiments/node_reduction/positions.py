@@ -34,8 +34,11 @@ def sample_positions(
     ]
 
 
-def ballard_positions(cases: Sequence[ballard.BallardCase]) -> list[dict[str, Any]]:
-    """The root of every tree of every case (one tree for best case, `trials` for average)."""
+def ballard_positions(
+    cases: Sequence[ballard.BallardCase], reference_trees: int | None = None
+) -> list[dict[str, Any]]:
+    """The root of every tree of every case (one tree for best case, `trials` for average);
+    trees from `reference_trees` on are marked to be searched without the reference."""
     entries = []
     for case in cases:
         for seed in case.seeds():
@@ -51,6 +54,8 @@ def ballard_positions(cases: Sequence[ballard.BallardCase]) -> list[dict[str, An
             )
             if case.probing_factor is not None:
                 entries[-1]["probing_factor"] = case.probing_factor
+            if reference_trees is not None and seed >= reference_trees:
+                entries[-1]["no_reference"] = True
         ballard.release_tree_caches()
     return entries
 

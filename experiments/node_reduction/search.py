@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pyspiel
@@ -57,6 +57,13 @@ class StudyRow:
 
     def record_id(self, algorithm: str) -> str:
         return f"{self.case}|{self.entry['id']}|d{self.depth}|{algorithm}"
+
+    def searched(self, algorithms: Sequence[str]) -> list[str]:
+        """The algorithms this row runs: all but the reference on a Ballard tree past
+        --reference_trees."""
+        if self.entry.get("no_reference"):
+            return [a for a in algorithms if a != REFERENCE]
+        return list(algorithms)
 
     def at_depth(self, depth: int) -> StudyRow:
         """The same position searched to another depth (cases named by depth follow it)."""
@@ -116,7 +123,7 @@ class PositionSearches:
         self, row: StudyRow, algorithms: list[str], on_record: Callable[[dict], None]
     ) -> None:
         """Runs the algorithms of `row` that have no record yet (reference first)."""
-        todo = [a for a in algorithms if row.record_id(a) not in self.records]
+        todo = [a for a in row.searched(algorithms) if row.record_id(a) not in self.records]
         if not todo:
             return
         game, state = deserialize(row.entry)

@@ -197,11 +197,19 @@ def _report(
     rows, cases = rows_of(config, entries)
     algorithms = config["algorithms"]
     by_id = {r["id"]: r for r in folder.records()}
-    ordered = [u.record_id(a) for u in rows for a in algorithms]
+    ordered = [u.record_id(a) for u in rows for a in u.searched(algorithms)]
     records = [by_id[i] for i in ordered if i in by_id]
     preset = PRESETS.get(config["preset"]) if config["preset"] else None
     name = config["preset"] or "custom"
-    report = NodeReport(preset, name, records, cases, algorithms, _command(folder.out))
+    report = NodeReport(
+        preset,
+        name,
+        records,
+        cases,
+        algorithms,
+        _command(folder.out),
+        sampled_reference="reference_trees" in config,
+    )
     for note in report.write(folder.out, plots=plots):
         if note:
             log(note)

@@ -26,7 +26,7 @@ class Payload:
     algorithms: tuple[str, ...]
 
     def record_ids(self) -> list[str]:
-        return [u.record_id(a) for u in self.rows for a in self.algorithms]
+        return [u.record_id(a) for u in self.rows for a in u.searched(self.algorithms)]
 
 
 # The worker's searches, kept across tasks so evaluators and calibrations load once.
@@ -86,5 +86,5 @@ def failed_records(payload: Payload, message: str) -> list[dict]:
             "error": message,
         }
         for row in payload.rows
-        for algorithm in payload.algorithms
+        for algorithm in row.searched(payload.algorithms)
     ]
