@@ -103,9 +103,33 @@ void PigRestore(open_spiel::State* state, const Snapshot& snapshot) {
 
 namespace ewn = open_spiel::einstein_wurfelt_nicht;
 
-struct EinsteinFields {
-  int cur_player, prev_player, winner, total_moves, turns, die_roll;
+// The scalar fields every EinStein move may change, saved and restored alike by
+// the whole-state snapshot and by a move's delta.
+struct EinsteinScalars {
+  int cur_player, prev_player, winner, turns, die_roll;
   std::array<int, 2> cubes;
+
+  void ReadFrom(const ewn::EinsteinWurfeltNichtState& s) {
+    cur_player = s.cur_player_;
+    prev_player = s.prev_player_;
+    winner = s.winner_;
+    turns = s.turns_;
+    die_roll = s.die_roll_;
+    cubes = s.cubes_;
+  }
+  void WriteTo(ewn::EinsteinWurfeltNichtState& s) const {
+    s.cur_player_ = cur_player;
+    s.prev_player_ = prev_player;
+    s.winner_ = winner;
+    s.turns_ = turns;
+    s.die_roll_ = die_roll;
+    s.cubes_ = cubes;
+  }
+};
+
+struct EinsteinFields {
+  EinsteinScalars scalars;
+  int total_moves;
   std::array<ewn::Cube, ewn::k2dMaxBoardSize> board;
   std::size_t turn_info_size;
 };
@@ -117,13 +141,8 @@ bool EinsteinApplies(const open_spiel::State& state) {
 void EinsteinSave(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& s = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
   EinsteinFields& fields = StoreIn<EinsteinFields>(state, snapshot);
-  fields.cur_player = s.cur_player_;
-  fields.prev_player = s.prev_player_;
-  fields.winner = s.winner_;
+  fields.scalars.ReadFrom(s);
   fields.total_moves = s.total_moves_;
-  fields.turns = s.turns_;
-  fields.die_roll = s.die_roll_;
-  fields.cubes = s.cubes_;
   fields.board = s.board_;
   fields.turn_info_size = s.turn_history_info_.size();
 }
@@ -131,13 +150,8 @@ void EinsteinSave(const open_spiel::State& state, Snapshot* snapshot) {
 void EinsteinRestore(open_spiel::State* state, const Snapshot& snapshot) {
   auto& s = static_cast<ewn::EinsteinWurfeltNichtState&>(*state);
   const EinsteinFields& fields = LoadFrom<EinsteinFields>(state, snapshot);
-  s.cur_player_ = fields.cur_player;
-  s.prev_player_ = fields.prev_player;
-  s.winner_ = fields.winner;
+  fields.scalars.WriteTo(s);
   s.total_moves_ = fields.total_moves;
-  s.turns_ = fields.turns;
-  s.die_roll_ = fields.die_roll;
-  s.cubes_ = fields.cubes;
   s.board_ = fields.board;
   CutTo(s.turn_history_info_, fields.turn_info_size);
 }
@@ -145,8 +159,7 @@ void EinsteinRestore(open_spiel::State* state, const Snapshot& snapshot) {
 // What one of EinsteinApply's moves changes: the scalar fields, the two cells a
 // decision writes (-1 for a die roll) and the length of turn_history_info_.
 struct EinsteinDelta {
-  int cur_player, prev_player, winner, turns, die_roll;
-  std::array<int, 2> cubes;
+  EinsteinScalars scalars;
   int from, to;
   ewn::Cube from_cube, to_cube;
   std::size_t turn_info_size;
@@ -156,12 +169,7 @@ __attribute__((always_inline)) inline void SaveEinsteinDelta(const open_spiel::S
                                                              int from, int to, Snapshot* snapshot) {
   const auto& s = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
   EinsteinDelta& delta = StoreIn<EinsteinDelta>(state, snapshot);
-  delta.cur_player = s.cur_player_;
-  delta.prev_player = s.prev_player_;
-  delta.winner = s.winner_;
-  delta.turns = s.turns_;
-  delta.die_roll = s.die_roll_;
-  delta.cubes = s.cubes_;
+  delta.scalars.ReadFrom(s);
   delta.from = from;
   delta.to = to;
   if (from >= 0) {
@@ -174,12 +182,7 @@ __attribute__((always_inline)) inline void SaveEinsteinDelta(const open_spiel::S
 void EinsteinUndo(open_spiel::State* state, const Snapshot& snapshot) {
   auto& s = static_cast<ewn::EinsteinWurfeltNichtState&>(*state);
   const EinsteinDelta& delta = LoadFrom<EinsteinDelta>(state, snapshot);
-  s.cur_player_ = delta.cur_player;
-  s.prev_player_ = delta.prev_player;
-  s.winner_ = delta.winner;
-  s.turns_ = delta.turns;
-  s.die_roll_ = delta.die_roll;
-  s.cubes_ = delta.cubes;
+  delta.scalars.WriteTo(s);
   if (delta.from >= 0) {
     s.board_[delta.from] = delta.from_cube;
     s.board_[delta.to] = delta.to_cube;
