@@ -1,7 +1,7 @@
 """The native engine's move generators (bots/native/fast_moves.cc) against
 OpenSpiel's own LegalActions(): the same list at every decision of random games of
-backgammon (bar entries, doubles, bear-offs and passes included), EinStein, catch and
-2048; EinStein's and 2048's moves applied by the engine against ApplyAction; and their
+backgammon (bar entries, doubles, bear-offs and passes included), EinStein, catch,
+2048 and ballard_tree; EinStein's and 2048's moves applied by the engine against ApplyAction; and their
 CurrentPlayer() (2048's end test) against OpenSpiel's. Skipped where the native engine is
 not built."""
 
@@ -147,3 +147,45 @@ def test_other_states_are_left_to_the_game():
     while not finished.is_terminal():
         finished.apply_action(0)
     assert module.fast_legal_actions(finished) is None
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ballard_tree(n=5,plies=3,order=random,seed=4,final_chance=True)",
+        "ballard_tree(n=3,plies=4,order=best)",
+    ],
+)
+def test_ballard_moves_players_and_undo_are_the_games(spec):
+    """ballard_tree's player and moves told by the engine (fast_moves.cc) equal the
+    game's own, and its UndoAction (which keeps each move's arc) gives back the state:
+    at every node of random walks, chance and terminal nodes included."""
+    module = native_engine.require()
+    game = pyspiel.load_game(spec)
+    rng = random.Random(7)
+    undone = 0
+    for _ in range(30):
+        state = game.new_initial_state()
+        while True:
+            assert module.fast_current_player(state) == state.current_player(), str(state)
+            if state.is_terminal():
+                assert module.fast_legal_actions(state) is None
+                break
+            if state.is_chance_node():
+                assert module.fast_legal_actions(state) is None
+                actions = [action for action, _ in state.chance_outcomes()]
+            else:
+                actions = state.legal_actions()
+                assert module.fast_legal_actions(state) == actions, str(state)
+            for action in actions:
+                moved = state.clone()
+                mover = moved.current_player()
+                moved.apply_action(action)
+                child = str(moved), moved.returns()
+                moved.undo_action(mover, action)
+                assert (str(moved), moved.history()) == (str(state), state.history())
+                moved.apply_action(action)
+                assert (str(moved), moved.returns()) == child
+                undone += 1
+            state.apply_action(rng.choice(actions))
+    assert undone > 300, undone

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bots/native/openspiel_internals.h"
+#include "games/native/ballard_tree.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
@@ -268,13 +269,31 @@ open_spiel::Player EinsteinCurrentPlayer(const open_spiel::State& state) {
   return ended ? open_spiel::kTerminalPlayerId : s.cur_player_;
 }
 
+open_spiel::Player BallardCurrentPlayer(const open_spiel::State& state) {
+  if (typeid(state) != typeid(ballard_tree::BallardState)) return state.CurrentPlayer();
+  return static_cast<const ballard_tree::BallardState&>(state).BallardState::CurrentPlayer();
+}
+
+bool BallardLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions) {
+  if (typeid(state) != typeid(ballard_tree::BallardState)) return false;
+  const auto& s = static_cast<const ballard_tree::BallardState&>(state);
+  if (s.BallardState::CurrentPlayer() < 0) return false;  // chance or terminal
+  // Every node has the actions 0..n-1, into the caller's vector (no allocation).
+  actions->resize(s.rules().n());
+  for (std::size_t i = 0; i < actions->size(); ++i)
+    (*actions)[i] = static_cast<open_spiel::Action>(i);
+  return true;
+}
+
 FastPlayer FastPlayerFor(const std::string& game) {
+  if (game == "ballard_tree") return BallardCurrentPlayer;
   if (game == "2048") return Game2048CurrentPlayer;
   if (game == "einstein_wurfelt_nicht") return EinsteinCurrentPlayer;
   return nullptr;
 }
 
 FastMoves FastMovesFor(const std::string& game) {
+  if (game == "ballard_tree") return BallardLegalActions;
   if (game == "2048") return Game2048LegalActions;
   if (game == "backgammon") return BackgammonLegalActions;
   if (game == "catch") return CatchLegalActions;

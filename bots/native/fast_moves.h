@@ -18,17 +18,20 @@ bool BackgammonLegalActions(open_spiel::State& state, std::vector<open_spiel::Ac
 bool EinsteinLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
 bool CatchLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
 bool Game2048LegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
+bool BallardLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
 
 // The generator for `game` (a short name), or nullptr where the game has none.
 FastMoves FastMovesFor(const std::string& game);
 
 // A game's CurrentPlayer(), the same value for less: 2048's tests the board for an end
 // (a scan of every cell and its neighbours) at every call, four to seven times a node;
-// EinStein's is two virtual calls. States of another class get their own CurrentPlayer().
+// EinStein's is two virtual calls; ballard_tree's a virtual call, several times a node. States of
+// another class get their own CurrentPlayer().
 using FastPlayer = open_spiel::Player (*)(const open_spiel::State& state);
 
 open_spiel::Player Game2048CurrentPlayer(const open_spiel::State& state);
 open_spiel::Player EinsteinCurrentPlayer(const open_spiel::State& state);
+open_spiel::Player BallardCurrentPlayer(const open_spiel::State& state);
 
 // The function for `game` (a short name), or nullptr where the game's own is used.
 FastPlayer FastPlayerFor(const std::string& game);

@@ -244,18 +244,35 @@ std::vector<std::pair<Action, double>> BallardState::ChanceOutcomes() const {
   return outcomes;
 }
 
-void BallardState::DoApplyAction(Action action) {
-  if (IsTerminal()) {
+namespace {
+
+// The errors, out of line: the checks stay a few instructions in the searcher's loop.
+[[noreturn]] __attribute__((noinline, cold)) void ThrowIllegal(Action action, bool terminal,
+                                                               int n) {
+  if (terminal) {
     throw std::invalid_argument("cannot apply action " + std::to_string(action) +
                                 ": state is terminal");
   }
-  if (action < 0 || action >= rules_->n()) {
-    std::string shown;
-    for (int a = 0; a < rules_->n(); ++a) shown += (a ? ", " : "") + std::to_string(a);
-    throw std::invalid_argument("illegal action " + std::to_string(action) +
-                                " in this state; legal: [" + shown + "]");
+  std::string shown;
+  for (int a = 0; a < n; ++a) shown += (a ? ", " : "") + std::to_string(a);
+  throw std::invalid_argument("illegal action " + std::to_string(action) +
+                              " in this state; legal: [" + shown + "]");
+}
+
+[[noreturn]] __attribute__((noinline, cold)) void ThrowNoPlayer(Player player) {
+  throw std::invalid_argument("ballard_tree has players 0 and 1, not " + std::to_string(player));
+}
+
+}  // namespace
+
+void BallardState::DoApplyAction(Action action) {
+  const bool terminal = static_cast<int>(path_.size()) == rules_->depth();  // IsTerminal()
+  if (terminal || action < 0 || action >= rules_->n()) {
+    ThrowIllegal(action, terminal, rules_->n());
   }
-  value_ += rules_->Arc(path_, index_, static_cast<int>(action));
+  const int arc = rules_->Arc(path_, index_, family(), static_cast<int>(action));
+  value_ += arc;
+  steps_.push_back({index_, arc});
   path_.push_back(static_cast<int>(action));
   if (static_cast<int>(path_.size()) < rules_->dense_levels()) {
     index_ = index_ * rules_->n() + action;
@@ -265,9 +282,10 @@ void BallardState::DoApplyAction(Action action) {
 void BallardState::UndoAction(Player player, Action action) {
   history_.pop_back();
   --move_number_;
-  if (static_cast<int>(path_.size()) < rules_->dense_levels()) index_ /= rules_->n();
   path_.pop_back();
-  value_ -= rules_->Arc(path_, index_, static_cast<int>(action));
+  index_ = steps_.back().index;
+  value_ -= steps_.back().arc;
+  steps_.pop_back();
 }
 
 std::vector<double> BallardState::Returns() const {
@@ -277,10 +295,8 @@ std::vector<double> BallardState::Returns() const {
 }
 
 double BallardState::PlayerReturn(Player player) const {
-  if (player != 0 && player != 1) {
-    throw std::invalid_argument("ballard_tree has players 0 and 1, not " + std::to_string(player));
-  }
-  if (!IsTerminal()) return 0.0;
+  if (player != 0 && player != 1) ThrowNoPlayer(player);
+  if (static_cast<int>(path_.size()) != rules_->depth()) return 0.0;  // !IsTerminal()
   const double v = static_cast<double>(value_);
   return player == 0 ? v : -v;
 }

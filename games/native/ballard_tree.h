@@ -40,6 +40,18 @@ class Rules {
   // The same, given the node's index among its level's nodes (the path's digits
   // in base n): constant time where the level has a dense table.
   int Arc(const std::vector<int>& path, std::uint64_t index, int action) const;
+  // The same, given also the node's family (its parent's index, 0 at the root): where
+  // the family is drawn, a table read inline, without a division.
+  int Arc(const std::vector<int>& path, std::uint64_t index, std::uint64_t family,
+          int action) const {
+    if (static_cast<int>(path.size()) < dense_levels_) {
+      const DenseLevel& table = dense_[path.size()];
+      if (table.filled[family].load(std::memory_order_acquire)) {
+        return table.arcs[index * n_ + action];
+      }
+    }
+    return Arc(path, index, action);
+  }
 
  private:
   // order=random, a level of at most kDenseLevelBytes arcs: every node's arcs in
@@ -124,6 +136,7 @@ class BallardState : public open_spiel::State {
   std::int64_t value() const { return value_; }
   // The actions from the root: the position (its value and node kind follow).
   const std::vector<int>& path() const { return path_; }
+  const Rules& rules() const { return *rules_; }
   // canonical_text of the Python position (MCMS seeds its draws with it).
   std::string SamplingText() const;
 
@@ -131,8 +144,17 @@ class BallardState : public open_spiel::State {
   void DoApplyAction(open_spiel::Action action) override;
 
  private:
+  // What UndoAction needs of each move: the node's index before it and the arc taken.
+  struct Step {
+    std::uint64_t index;
+    int arc;
+  };
+  // The parent's index (the node's family in the dense tables), 0 at the root.
+  std::uint64_t family() const { return steps_.empty() ? 0 : steps_.back().index; }
+
   std::shared_ptr<const Rules> rules_;
   std::vector<int> path_;
+  std::vector<Step> steps_;  // one per action in path_
   std::uint64_t index_ = 0;  // within dense levels, the node's place: path_ in base n
   std::int64_t value_ = 0;
 };
