@@ -357,14 +357,18 @@ double Searcher::Evaluate(const Node& node) {
 double Searcher::TerminalValue(const Node& node) {
   const double value = node.state->PlayerReturn(options_.player);  // no vector, where overridden
   if (!(options_.lower_bound <= value && value <= options_.upper_bound)) {
-    throw LeafValueOutOfBounds("terminal utility " + Repr(value) + " for player " +
-                               std::to_string(options_.player) + " in game " + game_->ToString() +
-                               " lies outside the bounds [" + Repr(options_.lower_bound) + ", " +
-                               Repr(options_.upper_bound) + "] declared by evaluator " +
-                               evaluator_name_ +
-                               "; declared bounds must cover the game's terminal utilities too");
+    ThrowTerminalOutOfBounds(value);
   }
   return value;
+}
+
+// Out of line, so that TerminalValue (at every terminal leaf) stays a few instructions.
+void Searcher::ThrowTerminalOutOfBounds(double value) const {
+  throw LeafValueOutOfBounds(
+      "terminal utility " + Repr(value) + " for player " + std::to_string(options_.player) +
+      " in game " + game_->ToString() + " lies outside the bounds [" + Repr(options_.lower_bound) +
+      ", " + Repr(options_.upper_bound) + "] declared by evaluator " + evaluator_name_ +
+      "; declared bounds must cover the game's terminal utilities too");
 }
 
 Searcher::ActionLease::ActionLease(Searcher* searcher) : searcher_(searcher) {

@@ -193,6 +193,7 @@ class Searcher {
   void CheckClock();
   double Evaluate(const Node& node);
   double TerminalValue(const Node& node);
+  [[noreturn]] __attribute__((noinline, cold)) void ThrowTerminalOutOfBounds(double value) const;
   // The node's moves in search order, into `actions` (its capacity reused).
   void OrderedActions(const Node& node, int player, int depth, std::int64_t tt_move,
                       std::vector<open_spiel::Action>* actions);
