@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <charconv>
 #include <new>
 #include <stdexcept>
 
@@ -135,16 +136,33 @@ void Rules::FillFamily(const std::vector<int>& path, std::uint64_t index) const 
   const DenseLevel& table = dense_[level];
   std::lock_guard<std::mutex> lock(mutex_);
   if (table.filled[family].load(std::memory_order_relaxed)) return;
-  // The node and its siblings: the parent's path with each last action.
-  std::vector<std::string> texts;
-  std::vector<int> sibling = path;
+  // The node and its siblings: the parent's path with each last action. Their
+  // seed texts share all but the last number: one buffer holds them all.
   const int count = level == 0 ? 1 : n_;
+  std::string prefix = "ballard:" + std::to_string(seed_) + ":";
+  for (int j = 0; j + 1 < level; ++j) {
+    prefix += std::to_string(path[j]);
+    prefix += ',';
+  }
+  std::string buffer;
+  buffer.reserve(static_cast<std::size_t>(count) * (prefix.size() + 11));
+  std::vector<std::size_t> ends(count);
   for (int a = 0; a < count; ++a) {
-    if (level > 0) sibling.back() = a;
-    texts.push_back(SeedText(seed_, sibling));
+    buffer += prefix;
+    if (level > 0) {
+      char digits[16];
+      const auto result = std::to_chars(digits, digits + sizeof(digits), a);
+      buffer.append(digits, result.ptr);
+    }
+    ends[a] = buffer.size();
+  }
+  std::vector<std::string_view> texts(count);
+  for (int a = 0; a < count; ++a) {
+    const std::size_t begin = a == 0 ? 0 : ends[a - 1];
+    texts[a] = std::string_view(buffer).substr(begin, ends[a] - begin);
   }
   std::vector<int> perms(static_cast<std::size_t>(count) * n_);
-  pyrandom::ShuffledRanges(texts, n_, perms.data());
+  pyrandom::ShuffledRanges(texts.data(), texts.size(), n_, perms.data());
   const std::vector<int>& arcs = level_arcs_[level];
   std::int8_t* out = table.arcs.get() + family * n_ * n_;
   if (level == 0) out = table.arcs.get();
