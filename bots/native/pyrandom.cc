@@ -338,8 +338,9 @@ constexpr int kWords = 624;  // MT19937's state
 constexpr int kLazyWords = kWords - kM;
 // Chains of kLanes seedings interleaved in one loop: each seeding is a chain of
 // 1,247 dependent steps (a multiply among them), so one chain alone waits on
-// latency; three keep the multiplier busy (a Ballard family of 20 fills them).
-constexpr int kMaxChains = 3;
+// latency. A Ballard family of 20 fills three chains, or four when the siblings'
+// keys come in two lengths (last numbers of one and two digits).
+constexpr int kMaxChains = 4;
 
 // Eight lanes of 32-bit words in one value (GCC's vector extension: one AVX2
 // register, or two SSE ones in the default clone).
@@ -360,9 +361,14 @@ const std::array<std::uint32_t, kWords>& GenRandStart() {
 
 // One thread's working memory for up to kMaxChains chains (lane l of chain c).
 struct ChainScratch {
-  Vec pattern[kMaxChains][kWords];      // key[j] + j, j < the chain's key length
-  Vec mt[kWords][kMaxChains];           // the seeded states
-  Vec outputs[kLazyWords][kMaxChains];  // their first tempered outputs
+  Vec pattern[kMaxChains][kWords];  // key[j] + j, j < the chain's key length
+  Vec mt[kWords][kMaxChains];       // the seeded states
+  // The shuffles' first draws (DrawSwaps): at word w lane l swaps x[swap_i[w]]
+  // and x[swap_j[w]], for its first used[l] words; left[l] is its i after them.
+  Vec swap_i[kLazyWords][kMaxChains];
+  Vec swap_j[kLazyWords][kMaxChains];
+  Vec used[kMaxChains];
+  Vec left[kMaxChains];
 };
 
 // init_by_array for C chains of keys, chain c's keys all `lengths[c]` <= kWords
@@ -413,39 +419,77 @@ __attribute__((always_inline)) inline void InitByArrayChains(ChainScratch& s, co
   }
 }
 
-// The first `count` <= kLazyWords tempered outputs of the C seeded chains, each
-// without the full twist: output k needs only mt[k], mt[k + 1] and mt[k + kM].
+// random.shuffle(list(range(n))) draws for every lane of the C seeded chains, in
+// vector form: for i from n - 1 down to 1 it swaps x[i] with x[j], j the top k
+// bits of the next output (k = the bit length of i + 1), drawn again while j > i.
+// Word w (< count <= kLazyWords, each needing only mt[w], mt[w + 1] and
+// mt[w + kM]) gives the pair (i, j), j = i when rejected (a no-op swap); the
+// words stop early once every lane is done. 1 <= n - 1 < 2^24: 32 - k comes
+// from the exponent of i + 1 as a float.
 template <int C>
-__attribute__((always_inline)) inline void TemperedOutputs(ChainScratch& s, int count) {
-  for (int k = 0; k < count; ++k) {
+__attribute__((always_inline)) inline void DrawSwaps(ChainScratch& s, int count, int n) {
+  using Signed = std::int32_t __attribute__((vector_size(4 * kLanes)));
+  using Float = float __attribute__((vector_size(4 * kLanes)));
+  Vec i[C], used[C];
+#pragma GCC unroll 4
+  for (int c = 0; c < C; ++c) {
+    i[c] = Vec{} + static_cast<std::uint32_t>(n - 1);
+    used[c] = Vec{};
+  }
+  for (int w = 0; w < count; ++w) {
+    Vec drawing = Vec{};
 #pragma GCC unroll 4
     for (int c = 0; c < C; ++c) {
-      const Vec y = (s.mt[k][c] & kUpperMask) | (s.mt[k + 1][c] & kLowerMask);
-      Vec v = s.mt[k + kM][c] ^ (y >> 1) ^ ((Vec{} - (y & 1U)) & kMatrixA);
+      const Vec y = (s.mt[w][c] & kUpperMask) | (s.mt[w + 1][c] & kLowerMask);
+      Vec v = s.mt[w + kM][c] ^ (y >> 1) ^ ((Vec{} - (y & 1U)) & kMatrixA);
       v ^= v >> 11;
       v ^= (v << 7) & 0x9d2c5680U;
       v ^= (v << 15) & 0xefc60000U;
       v ^= v >> 18;
-      s.outputs[k][c] = v;
+      const Float bound = __builtin_convertvector(reinterpret_cast<Signed>(i[c] + 1U), Float);
+      const Vec shift = 158U - (reinterpret_cast<Vec>(bound) >> 23);  // 127 + 31 - exponent
+      const Vec r = v >> shift;
+      const Vec active = reinterpret_cast<Vec>(i[c] != 0U);
+      const Vec accept = reinterpret_cast<Vec>(r <= i[c]) & active;
+      s.swap_i[w][c] = i[c];
+      s.swap_j[w][c] = i[c] ^ ((r ^ i[c]) & accept);
+      used[c] -= active;
+      i[c] += accept;  // all ones: minus one
+      drawing |= i[c];
     }
+    if (w % 8 == 7) {
+      std::uint64_t halves[kLanes / 2];
+      std::memcpy(halves, &drawing, sizeof(halves));
+      if ((halves[0] | halves[1] | halves[2] | halves[3]) == 0) break;
+    }
+  }
+#pragma GCC unroll 4
+  for (int c = 0; c < C; ++c) {
+    s.used[c] = used[c];
+    s.left[c] = i[c];
   }
 }
 
 __attribute__((target_clones("avx2", "default"))) void SeedChains(ChainScratch& s, int chains,
-                                                                  const int* lengths, int outputs) {
+                                                                  const int* lengths, int draws,
+                                                                  int n) {
   switch (chains) {
     case 1:
       InitByArrayChains<1>(s, lengths);
-      TemperedOutputs<1>(s, outputs);
+      DrawSwaps<1>(s, draws, n);
       break;
     case 2:
       InitByArrayChains<2>(s, lengths);
-      TemperedOutputs<2>(s, outputs);
+      DrawSwaps<2>(s, draws, n);
+      break;
+    case 3:
+      InitByArrayChains<3>(s, lengths);
+      DrawSwaps<3>(s, draws, n);
       break;
     default:
-      static_assert(kMaxChains == 3);
-      InitByArrayChains<3>(s, lengths);
-      TemperedOutputs<3>(s, outputs);
+      static_assert(kMaxChains == 4);
+      InitByArrayChains<4>(s, lengths);
+      DrawSwaps<4>(s, draws, n);
       break;
   }
 }
@@ -461,25 +505,27 @@ std::uint32_t LazyOutput(const ChainScratch& s, int k, int c, int l) {
   return v;
 }
 
-// random.shuffle(list(range(n))) from lane l of chain c, whose first `ready`
-// outputs are in s.outputs; false if it needs more than the lazy words (the
-// caller then seeds that text the ordinary way).
-bool ShuffleLane(const ChainScratch& s, int ready, int c, int l, int n, int* out) {
+// random.shuffle(list(range(n))) for lane l of chain c, from its DrawSwaps pairs
+// and then its further lazy words; false if it needs more than those (the caller
+// then seeds that text the ordinary way).
+bool ShuffleLane(const ChainScratch& s, int c, int l, int n, int* out) {
   for (int i = 0; i < n; ++i) out[i] = i;
-  int word = 0;
-  for (int i = n - 1; i >= 1; --i) {
+  const int used = static_cast<int>(s.used[c][l]);
+  for (int w = 0; w < used; ++w) {
+    const std::uint32_t a = s.swap_i[w][c][l];
+    const std::uint32_t b = s.swap_j[w][c][l];
+    const int x = out[a];
+    out[a] = out[b];
+    out[b] = x;
+  }
+  int word = used;
+  for (int i = static_cast<int>(s.left[c][l]); i >= 1; --i) {
     const std::uint32_t bound = static_cast<std::uint32_t>(i) + 1;
-    const int shift = 32 - static_cast<int>(std::bit_width(bound));
+    const int shift = __builtin_clz(bound);
     std::uint32_t r;
     do {
-      if (word < ready) {
-        r = s.outputs[word][c][l] >> shift;
-      } else if (word < kLazyWords) {
-        r = LazyOutput(s, word, c, l) >> shift;
-      } else {
-        return false;
-      }
-      ++word;
+      if (word >= kLazyWords) return false;
+      r = LazyOutput(s, word++, c, l) >> shift;
     } while (r >= bound);
     std::swap(out[i], out[r]);
   }
@@ -545,9 +591,11 @@ void ShuffledRanges(const std::string_view* texts, std::size_t count, int n, int
     Random::FromString(std::string(texts[t])).Shuffle(shuffled);
     std::copy(shuffled.begin(), shuffled.end(), items);
   };
-  // Outputs worth tempering in vector form: about what a shuffle of n uses (at
-  // most two words per draw on average), the rest one at a time if needed.
-  const int ready = std::min(kLazyWords, (2 * n + 16 + 7) / 8 * 8);
+  // Words drawn in vector form: about what a shuffle of n uses (at most two per
+  // draw on average), the rest one at a time if needed.
+  const bool vector_draws = n >= 2 && n <= (1 << 24);
+  const int draws = vector_draws ? std::min(kLazyWords, (2 * n + 16 + 7) / 8 * 8) : 0;
+  const int first_i = std::max(n, 1);  // DrawSwaps' i + 1 when it draws nothing
   std::size_t first = 0;
   while (first < sc.order.size() && sc.order[first].first <= kWords) {
     int chains = 0;
@@ -572,11 +620,11 @@ void ShuffledRanges(const std::string_view* texts, std::size_t count, int n, int
       lanes[chains] = l;
       ++chains;
     }
-    SeedChains(s, chains, lengths, ready);
+    SeedChains(s, chains, lengths, draws, first_i);
     for (int c = 0; c < chains; ++c) {
       for (int l = 0; l < lanes[c]; ++l) {
         const std::size_t t = members[c][l];
-        if (!ShuffleLane(s, ready, c, l, n, out + t * n)) fallback(t);
+        if (!ShuffleLane(s, c, l, n, out + t * n)) fallback(t);
       }
     }
   }
