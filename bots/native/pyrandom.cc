@@ -542,10 +542,16 @@ int SeedKey(std::string_view text, const std::uint64_t digest[8], std::uint32_t*
   }
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
   int length = 16;
-  for (std::size_t end = text.size(); end > 0; end = end >= 4 ? end - 4 : 0) {
-    const std::size_t begin = end >= 4 ? end - 4 : 0;
+  std::size_t end = text.size();
+  for (; end >= 4; end -= 4) {
+    std::uint32_t word;
+    std::memcpy(&word, bytes + end - 4, 4);
+    if constexpr (std::endian::native == std::endian::little) word = __builtin_bswap32(word);
+    key[length++] = word;
+  }
+  if (end > 0) {
     std::uint32_t word = 0;
-    for (std::size_t b = begin; b < end; ++b) word = (word << 8) | bytes[b];
+    for (std::size_t b = 0; b < end; ++b) word = (word << 8) | bytes[b];
     key[length++] = word;
   }
   while (length > 1 && key[length - 1] == 0) --length;
@@ -591,10 +597,10 @@ void ShuffledRanges(const std::string_view* texts, std::size_t count, int n, int
     Random::FromString(std::string(texts[t])).Shuffle(shuffled);
     std::copy(shuffled.begin(), shuffled.end(), items);
   };
-  // Words drawn in vector form: about what a shuffle of n uses (at most two per
-  // draw on average), the rest one at a time if needed.
+  // Words drawn in vector form: a little more than a shuffle of n uses on average
+  // (under 1.5 a draw), the rest one at a time when a lane needs them.
   const bool vector_draws = n >= 2 && n <= (1 << 24);
-  const int draws = vector_draws ? std::min(kLazyWords, (2 * n + 16 + 7) / 8 * 8) : 0;
+  const int draws = vector_draws ? std::min(kLazyWords, (3 * n / 2 + 8 + 7) / 8 * 8) : 0;
   const int first_i = std::max(n, 1);  // DrawSwaps' i + 1 when it draws nothing
   std::size_t first = 0;
   while (first < sc.order.size() && sc.order[first].first <= kWords) {
@@ -608,12 +614,11 @@ void ShuffledRanges(const std::string_view* texts, std::size_t count, int n, int
       while (l < kLanes && first < sc.order.size() && sc.order[first].first == length) {
         members[chains][l++] = sc.order[first++].second;
       }
-      // Idle lanes repeat the chain's last key.
-      for (int j = 0; j < length; ++j) {
-        Vec& row = s.pattern[chains][j];
-        for (int m = 0; m < kLanes; ++m) {
-          const std::size_t t = members[chains][std::min(m, l - 1)];
-          row[m] = sc.keys[sc.key_start[t] + j] + static_cast<std::uint32_t>(j);
+      // Idle lanes keep whatever they held: their outcomes are not read.
+      for (int m = 0; m < l; ++m) {
+        const std::uint32_t* key = sc.keys.data() + sc.key_start[members[chains][m]];
+        for (int j = 0; j < length; ++j) {
+          s.pattern[chains][j][m] = key[j] + static_cast<std::uint32_t>(j);
         }
       }
       lengths[chains] = length;
