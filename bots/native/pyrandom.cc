@@ -340,7 +340,7 @@ constexpr int kLazyWords = kWords - kM;
 // 1,247 dependent steps (a multiply among them), so one chain alone waits on
 // latency. A Ballard family of 20 fills three chains, or four when the siblings'
 // keys come in two lengths (last numbers of one and two digits).
-constexpr int kMaxChains = 4;
+constexpr int kMaxChains = 6;
 
 // Eight lanes of 32-bit words in one value (GCC's vector extension: one AVX2
 // register, or two SSE ones in the default clone).
@@ -379,7 +379,7 @@ __attribute__((always_inline)) inline void InitByArrayChains(ChainScratch& s, co
   Vec prev[C];
   const Vec* key[C];
   const Vec* key_end[C];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int c = 0; c < C; ++c) {
     prev[c] = Vec{} + start[0];
     key[c] = s.pattern[c];
@@ -389,7 +389,7 @@ __attribute__((always_inline)) inline void InitByArrayChains(ChainScratch& s, co
   // last (i back at 1) the word the first one wrote.
   for (int i = 1; i < kWords; ++i) {
     const Vec word = Vec{} + start[i];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int c = 0; c < C; ++c) {
       prev[c] = (word ^ ((prev[c] ^ (prev[c] >> 30)) * 1664525U)) + *key[c];
       s.mt[i][c] = prev[c];
@@ -397,7 +397,7 @@ __attribute__((always_inline)) inline void InitByArrayChains(ChainScratch& s, co
       key[c] = next == key_end[c] ? s.pattern[c] : next;
     }
   }
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int c = 0; c < C; ++c) {
     prev[c] = (s.mt[1][c] ^ ((prev[c] ^ (prev[c] >> 30)) * 1664525U)) + *key[c];
     s.mt[1][c] = prev[c];
@@ -405,14 +405,14 @@ __attribute__((always_inline)) inline void InitByArrayChains(ChainScratch& s, co
   // Then kWords - 1 steps from mt[2], wrapping once more to mt[1] (mt[0] is
   // overwritten below, so the wrap's copy into it is left out).
   for (int i = 2; i < kWords; ++i) {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int c = 0; c < C; ++c) {
       prev[c] = (s.mt[i][c] ^ ((prev[c] ^ (prev[c] >> 30)) * 1566083941U)) -
                 static_cast<std::uint32_t>(i);
       s.mt[i][c] = prev[c];
     }
   }
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int c = 0; c < C; ++c) {
     s.mt[1][c] = (s.mt[1][c] ^ ((prev[c] ^ (prev[c] >> 30)) * 1566083941U)) - 1U;
     s.mt[0][c] = Vec{} + 0x80000000U;  // a non-zero state whatever the key
@@ -431,14 +431,14 @@ __attribute__((always_inline)) inline void DrawSwaps(ChainScratch& s, int count,
   using Signed = std::int32_t __attribute__((vector_size(4 * kLanes)));
   using Float = float __attribute__((vector_size(4 * kLanes)));
   Vec i[C], used[C];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int c = 0; c < C; ++c) {
     i[c] = Vec{} + static_cast<std::uint32_t>(n - 1);
     used[c] = Vec{};
   }
   for (int w = 0; w < count; ++w) {
     Vec drawing = Vec{};
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int c = 0; c < C; ++c) {
       const Vec y = (s.mt[w][c] & kUpperMask) | (s.mt[w + 1][c] & kLowerMask);
       Vec v = s.mt[w + kM][c] ^ (y >> 1) ^ ((Vec{} - (y & 1U)) & kMatrixA);
@@ -463,7 +463,7 @@ __attribute__((always_inline)) inline void DrawSwaps(ChainScratch& s, int count,
       if ((halves[0] | halves[1] | halves[2] | halves[3]) == 0) break;
     }
   }
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (int c = 0; c < C; ++c) {
     s.used[c] = used[c];
     s.left[c] = i[c];
@@ -486,10 +486,18 @@ __attribute__((target_clones("avx2", "default"))) void SeedChains(ChainScratch& 
       InitByArrayChains<3>(s, lengths);
       DrawSwaps<3>(s, draws, n);
       break;
-    default:
-      static_assert(kMaxChains == 4);
+    case 4:
       InitByArrayChains<4>(s, lengths);
       DrawSwaps<4>(s, draws, n);
+      break;
+    case 5:
+      InitByArrayChains<5>(s, lengths);
+      DrawSwaps<5>(s, draws, n);
+      break;
+    default:
+      static_assert(kMaxChains == 6);
+      InitByArrayChains<6>(s, lengths);
+      DrawSwaps<6>(s, draws, n);
       break;
   }
 }
