@@ -338,8 +338,9 @@ constexpr int kWords = 624;  // MT19937's state
 constexpr int kLazyWords = kWords - kM;
 // Chains of kLanes seedings interleaved in one loop: each seeding is a chain of
 // 1,247 dependent steps (a multiply among them), so one chain alone waits on
-// latency. A Ballard family of 20 fills three chains, or four when the siblings'
-// keys come in two lengths (last numbers of one and two digits).
+// latency (vpmulld's), until about four chains keep the multiplier busy. A
+// Ballard family of 20 fills three chains, or four when the siblings' keys come
+// in two lengths (last numbers of one and two digits); two families, six.
 constexpr int kMaxChains = 6;
 
 // Eight lanes of 32-bit words in one value (GCC's vector extension: one AVX2
