@@ -198,6 +198,42 @@ def test_large_random_trees_walk_back_to_the_python_leaves(n, plies, final):
         assert str(state) == str(_replayed(py_game, path))
 
 
+def _cpp_arcs(state, n: int) -> tuple[int, ...]:
+    """Each action's arc at a C++ ballard_tree state, read from its action strings."""
+    player = state.current_player()
+    texts = [state.action_to_string(player, a) for a in range(n)]
+    return tuple(int(t[t.index("(arc ") + 5 : -1]) for t in texts)
+
+
+@pytest.mark.parametrize(
+    "n, plies, final, seed",
+    [
+        (6, 3, False, 3),
+        (20, 2, False, 12345),
+        (40, 2, False, -1),
+        (10, 2, True, 987654321),
+        (127, 1, True, 5),
+    ],
+)
+def test_random_trees_match_the_python_twin_at_every_node(n, plies, final, seed):
+    # Every interior node of whole random trees (drawn a family of siblings at a
+    # time) carries the Python twin's permutation.
+    params = {"n": n, "plies": plies, "order": "random", "seed": seed, "final_chance": final}
+    cpp_game = _native_game("ballard_tree", params)
+    rules = PYTHON_GAMES["ballard_tree"](params).rules
+    stack = [(cpp_game.new_initial_state(), ())]
+    nodes = 0
+    while stack:
+        state, path = stack.pop()
+        if state.is_terminal():
+            continue
+        assert _cpp_arcs(state, n) == rules.arcs_at(path), path
+        nodes += 1
+        for a in range(n):
+            stack.append((state.child(a), path + (a,)))
+    assert nodes == sum(n**level for level in range(2 * plies - 1 + final))
+
+
 def _replayed(game, path):
     state = game.new_initial_state()
     for action in path:

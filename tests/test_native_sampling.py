@@ -107,6 +107,57 @@ def test_shuffles_seeded_side_by_side(n: int) -> None:
     assert native.py_shuffled_ranges(texts, n) == [_shuffled(t, n) for t in texts]
 
 
+def _mixed_texts(rng: random.Random, count: int) -> list[str]:
+    # Ballard families (siblings differ in the last number, of one to three
+    # digits: keys of one or two lengths), texts of every length around the
+    # one-block SHA limit (111 bytes) and the 624-word key limit (2,432 bytes),
+    # multi-byte characters, and leading NULs (the key int then loses words).
+    texts = []
+    for _ in range(count // 3):
+        prefix = f"ballard:{rng.choice([0, -7, 3, 12345, -(2**40)])}:"
+        prefix += ",".join(str(rng.randrange(128)) for _ in range(rng.randrange(8)))
+        texts += [prefix + ("," if prefix[-1] != ":" else "") + str(a) for a in range(98, 102)]
+    lengths = [0, 1, 2, 3, 4, 5, 7, 8, 9, 20, 21, 22, 23, 24, 63, 64, 110, 111, 112, 113]
+    lengths += [127, 128, 129, 300, 1000, 2431, 2432, 2433, 2436, 3000]
+    while len(texts) < count:
+        length = rng.choice(lengths)
+        kind = rng.randrange(4)
+        if kind == 0:
+            text = "".join(chr(rng.randrange(32, 127)) for _ in range(length))
+        elif kind == 1:
+            text = "".join(
+                chr(rng.choice([0xE9, 0x3B1, 0x2713, 0x1F600])) for _ in range(length // 3)
+            )
+        elif kind == 2:
+            text = "\0" * rng.randrange(1, 9) + "".join(
+                chr(rng.randrange(1, 256)) for _ in range(length)
+            )
+        else:
+            text = "\0" * length
+        texts.append(text)
+    rng.shuffle(texts)
+    return texts
+
+
+@pytest.mark.parametrize("n", [2, 4, 6, 10, 20, 40, 100, 150])
+def test_shuffles_seeded_side_by_side_match_python_broadly(n: int) -> None:
+    # Many texts per call (chains of different key lengths side by side, idle
+    # lanes), in batches of every size: shuffles that need more words than the
+    # vector draws (n = 10 to 100, now and then), or than the lazy words (n = 150,
+    # the ordinary seeding), and keys too long for the lanes.
+    rng = random.Random(n)
+    texts = _mixed_texts(rng, 240)
+    expected = [_shuffled(t, n) for t in texts]
+    assert native.py_shuffled_ranges(texts, n) == expected
+    first = 0
+    for size in [1, 2, 3, 7, 8, 9, 16, 17, 23, 24, 25, 31, 32, 33, 40, 41]:
+        assert (
+            native.py_shuffled_ranges(texts[first : first + size], n)
+            == expected[first : first + size]
+        )
+        first += size
+
+
 @FAST
 @given(st.lists(st.text(max_size=40), max_size=20), st.integers(min_value=0, max_value=60))
 def test_shuffles_seeded_side_by_side_any(texts: list[str], n: int) -> None:

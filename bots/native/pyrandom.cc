@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -139,46 +140,47 @@ __attribute__((target_clones("avx2", "default"))) void Sha512BlockLanes(Vec64* s
 // The longest message that pads into one block: 0x80 and the 16-byte length follow.
 constexpr std::size_t kOneBlock = 128 - 1 - 16;
 
-// Sha512 of each text; texts of one block run kShaLanes at a time.
-std::vector<std::array<std::uint8_t, 64>> Sha512Many(const std::vector<std::string>& texts) {
-  std::vector<std::array<std::uint8_t, 64>> digests(texts.size());
-  std::vector<std::size_t> short_texts;
-  for (std::size_t t = 0; t < texts.size(); ++t) {
-    if (texts[t].size() <= kOneBlock) {
-      short_texts.push_back(t);
-    } else {
-      digests[t] = Sha512(texts[t]);
-    }
-  }
-  for (std::size_t first = 0; first < short_texts.size(); first += kShaLanes) {
-    const std::size_t lanes = std::min<std::size_t>(kShaLanes, short_texts.size() - first);
-    Vec64 message[16] = {};
-    for (std::size_t l = 0; l < lanes; ++l) {
-      const std::string& text = texts[short_texts[first + l]];
-      std::uint8_t block[128] = {};
-      std::copy(text.begin(), text.end(), block);
-      block[text.size()] = 0x80;
-      const std::uint64_t bits = static_cast<std::uint64_t>(text.size()) * 8;
-      for (int b = 0; b < 8; ++b) block[127 - b] = static_cast<std::uint8_t>(bits >> (8 * b));
-      for (int t = 0; t < 16; ++t) {
-        std::uint64_t word = 0;
-        for (int b = 0; b < 8; ++b) word = (word << 8) | block[8 * t + b];  // big-endian
-        message[t][l] = word;
-      }
-    }
+// SHA-512's eight state words (the digest, big-endian word by word) of each text;
+// texts of one block run kShaLanes at a time, straight from their bytes.
+void Sha512States(const std::string_view* texts, std::size_t count, std::uint64_t (*states)[8]) {
+  std::size_t pending[kShaLanes];
+  int lanes = 0;
+  Vec64 message[16] = {};
+  auto flush = [&] {
     Vec64 state[8];
     for (int i = 0; i < 8; ++i) state[i] = Vec64{} + kSha512Init[i];
     Sha512BlockLanes(state, message);
-    for (std::size_t l = 0; l < lanes; ++l) {
-      auto& digest = digests[short_texts[first + l]];
-      for (int i = 0; i < 8; ++i) {
-        for (int b = 0; b < 8; ++b) {
-          digest[8 * i + b] = static_cast<std::uint8_t>(state[i][l] >> (56 - 8 * b));
-        }
-      }
+    for (int l = 0; l < lanes; ++l) {
+      for (int i = 0; i < 8; ++i) states[pending[l]][i] = state[i][l];
     }
+    lanes = 0;
+  };
+  for (std::size_t t = 0; t < count; ++t) {
+    const std::string_view text = texts[t];
+    if (text.size() > kOneBlock) {
+      const std::array<std::uint8_t, 64> digest = Sha512(text);
+      for (int i = 0; i < 8; ++i) {
+        std::uint64_t word = 0;
+        for (int b = 0; b < 8; ++b) word = (word << 8) | digest[8 * i + b];
+        states[t][i] = word;
+      }
+      continue;
+    }
+    std::uint8_t block[128] = {};
+    std::memcpy(block, text.data(), text.size());
+    block[text.size()] = 0x80;
+    const std::uint64_t bits = static_cast<std::uint64_t>(text.size()) * 8;
+    for (int b = 0; b < 8; ++b) block[127 - b] = static_cast<std::uint8_t>(bits >> (8 * b));
+    for (int i = 0; i < 16; ++i) {
+      std::uint64_t word;
+      std::memcpy(&word, block + 8 * i, 8);
+      if constexpr (std::endian::native == std::endian::little) word = __builtin_bswap64(word);
+      message[i][lanes] = word;
+    }
+    pending[lanes++] = t;
+    if (lanes == kShaLanes) flush();
   }
-  return digests;
+  if (lanes > 0) flush();
 }
 
 }  // namespace
@@ -334,8 +336,16 @@ constexpr int kLanes = 8;
 constexpr int kWords = 624;  // MT19937's state
 // Outputs that need no twist beyond the first kWords - kM words' own.
 constexpr int kLazyWords = kWords - kM;
+// Chains of kLanes seedings interleaved in one loop: each seeding is a chain of
+// 1,247 dependent steps (a multiply among them), so one chain alone waits on
+// latency (vpmulld's), until about four chains keep the multiplier busy. A
+// Ballard family of 20 fills three chains, or four when the siblings' keys come
+// in two lengths (last numbers of one and two digits); two families, six.
+constexpr int kMaxChains = 6;
 
-using Lanes = std::uint32_t[kLanes];
+// Eight lanes of 32-bit words in one value (GCC's vector extension: one AVX2
+// register, or two SSE ones in the default clone).
+using Vec = std::uint32_t __attribute__((vector_size(4 * kLanes)));
 
 // init_genrand(19650218): where every init_by_array starts.
 const std::array<std::uint32_t, kWords>& GenRandStart() {
@@ -350,50 +360,153 @@ const std::array<std::uint32_t, kWords>& GenRandStart() {
   return start;
 }
 
-// Eight lanes of 32-bit words in one value (GCC's vector extension: one AVX2
-// register, or two SSE ones in the default clone).
-using Vec = std::uint32_t __attribute__((vector_size(4 * kLanes)));
+// One thread's working memory for up to kMaxChains chains (lane l of chain c).
+struct ChainScratch {
+  Vec pattern[kMaxChains][kWords];  // key[j] + j, j < the chain's key length
+  Vec mt[kWords][kMaxChains];       // the seeded states
+  // The shuffles' first draws (DrawSwaps): at word w lane l swaps x[swap_i[w]]
+  // and x[swap_j[w]], for its first used[l] words; left[l] is its i after them.
+  Vec swap_i[kLazyWords][kMaxChains];
+  Vec swap_j[kLazyWords][kMaxChains];
+  Vec used[kMaxChains];
+  Vec left[kMaxChains];
+};
 
-// init_by_array(key) for kLanes keys of `length` <= kWords words each at once:
-// pattern[j] holds each lane's key[j] + j. The chain runs in registers.
-__attribute__((target_clones("avx2", "default"))) void InitByArrayLanes(const Lanes* pattern,
-                                                                        int length, Lanes* mt) {
+// init_by_array for C chains of keys, chain c's keys all `lengths[c]` <= kWords
+// words long; the chains' steps interleave.
+template <int C>
+__attribute__((always_inline)) inline void InitByArrayChains(ChainScratch& s, const int* lengths) {
   const std::array<std::uint32_t, kWords>& start = GenRandStart();
-  auto load = [](const Lanes& row) {
-    Vec v;
-    std::memcpy(&v, row, sizeof(v));
-    return v;
-  };
-  auto store = [](Lanes& row, const Vec& v) { std::memcpy(row, &v, sizeof(v)); };
+  Vec prev[C];
+  const Vec* key[C];
+  const Vec* key_end[C];
+#pragma GCC unroll 8
+  for (int c = 0; c < C; ++c) {
+    prev[c] = Vec{} + start[0];
+    key[c] = s.pattern[c];
+    key_end[c] = s.pattern[c] + lengths[c];
+  }
   // kWords steps from mt[1]: the first kWords - 1 read init_genrand's words, the
   // last (i back at 1) the word the first one wrote.
-  Vec prev = Vec{} + start[0];
-  int j = 0;
   for (int i = 1; i < kWords; ++i) {
-    prev = ((Vec{} + start[i]) ^ ((prev ^ (prev >> 30)) * 1664525U)) + load(pattern[j]);
-    store(mt[i], prev);
-    if (++j >= length) j = 0;
-  }
-  store(mt[0], prev);
-  prev = (load(mt[1]) ^ ((prev ^ (prev >> 30)) * 1664525U)) + load(pattern[j]);
-  store(mt[1], prev);
-  // Then kWords - 1 steps from mt[2], wrapping once more to mt[1].
-  int i = 2;
-  for (int k = kWords - 1; k > 0; --k) {
-    prev = (load(mt[i]) ^ ((prev ^ (prev >> 30)) * 1566083941U)) - static_cast<std::uint32_t>(i);
-    store(mt[i], prev);
-    if (++i >= kWords) {
-      store(mt[0], prev);
-      i = 1;
+    const Vec word = Vec{} + start[i];
+#pragma GCC unroll 8
+    for (int c = 0; c < C; ++c) {
+      prev[c] = (word ^ ((prev[c] ^ (prev[c] >> 30)) * 1664525U)) + *key[c];
+      s.mt[i][c] = prev[c];
+      const Vec* next = key[c] + 1;
+      key[c] = next == key_end[c] ? s.pattern[c] : next;
     }
   }
-  for (int l = 0; l < kLanes; ++l) mt[0][l] = 0x80000000U;
+#pragma GCC unroll 8
+  for (int c = 0; c < C; ++c) {
+    prev[c] = (s.mt[1][c] ^ ((prev[c] ^ (prev[c] >> 30)) * 1664525U)) + *key[c];
+    s.mt[1][c] = prev[c];
+  }
+  // Then kWords - 1 steps from mt[2], wrapping once more to mt[1] (mt[0] is
+  // overwritten below, so the wrap's copy into it is left out).
+  for (int i = 2; i < kWords; ++i) {
+#pragma GCC unroll 8
+    for (int c = 0; c < C; ++c) {
+      prev[c] = (s.mt[i][c] ^ ((prev[c] ^ (prev[c] >> 30)) * 1566083941U)) -
+                static_cast<std::uint32_t>(i);
+      s.mt[i][c] = prev[c];
+    }
+  }
+#pragma GCC unroll 8
+  for (int c = 0; c < C; ++c) {
+    s.mt[1][c] = (s.mt[1][c] ^ ((prev[c] ^ (prev[c] >> 30)) * 1566083941U)) - 1U;
+    s.mt[0][c] = Vec{} + 0x80000000U;  // a non-zero state whatever the key
+  }
 }
 
-// Output k < kLazyWords of a freshly seeded generator (lane l), without the full twist.
-std::uint32_t LazyOutput(const Lanes* mt, int k, int l) {
-  const std::uint32_t y = (mt[k][l] & kUpperMask) | (mt[k + 1][l] & kLowerMask);
-  std::uint32_t v = mt[k + kM][l] ^ (y >> 1) ^ ((y & 1U) ? kMatrixA : 0U);
+// random.shuffle(list(range(n))) draws for every lane of the C seeded chains, in
+// vector form: for i from n - 1 down to 1 it swaps x[i] with x[j], j the top k
+// bits of the next output (k = the bit length of i + 1), drawn again while j > i.
+// Word w (< count <= kLazyWords, each needing only mt[w], mt[w + 1] and
+// mt[w + kM]) gives the pair (i, j), j = i when rejected (a no-op swap); the
+// words stop early once every lane is done. 1 <= n - 1 < 2^24: 32 - k comes
+// from the exponent of i + 1 as a float.
+template <int C>
+__attribute__((always_inline)) inline void DrawSwaps(ChainScratch& s, int count, int n) {
+  using Signed = std::int32_t __attribute__((vector_size(4 * kLanes)));
+  using Float = float __attribute__((vector_size(4 * kLanes)));
+  Vec i[C], used[C];
+#pragma GCC unroll 8
+  for (int c = 0; c < C; ++c) {
+    i[c] = Vec{} + static_cast<std::uint32_t>(n - 1);
+    used[c] = Vec{};
+  }
+  for (int w = 0; w < count; ++w) {
+    Vec drawing = Vec{};
+#pragma GCC unroll 8
+    for (int c = 0; c < C; ++c) {
+      const Vec y = (s.mt[w][c] & kUpperMask) | (s.mt[w + 1][c] & kLowerMask);
+      Vec v = s.mt[w + kM][c] ^ (y >> 1) ^ ((Vec{} - (y & 1U)) & kMatrixA);
+      v ^= v >> 11;
+      v ^= (v << 7) & 0x9d2c5680U;
+      v ^= (v << 15) & 0xefc60000U;
+      v ^= v >> 18;
+      const Float bound = __builtin_convertvector(reinterpret_cast<Signed>(i[c] + 1U), Float);
+      const Vec shift = 158U - (reinterpret_cast<Vec>(bound) >> 23);  // 127 + 31 - exponent
+      const Vec r = v >> shift;
+      const Vec active = reinterpret_cast<Vec>(i[c] != 0U);
+      const Vec accept = reinterpret_cast<Vec>(r <= i[c]) & active;
+      s.swap_i[w][c] = i[c];
+      s.swap_j[w][c] = i[c] ^ ((r ^ i[c]) & accept);
+      used[c] -= active;
+      i[c] += accept;  // all ones: minus one
+      drawing |= i[c];
+    }
+    if (w % 8 == 7) {
+      std::uint64_t halves[kLanes / 2];
+      std::memcpy(halves, &drawing, sizeof(halves));
+      if ((halves[0] | halves[1] | halves[2] | halves[3]) == 0) break;
+    }
+  }
+#pragma GCC unroll 8
+  for (int c = 0; c < C; ++c) {
+    s.used[c] = used[c];
+    s.left[c] = i[c];
+  }
+}
+
+__attribute__((target_clones("avx2", "default"))) void SeedChains(ChainScratch& s, int chains,
+                                                                  const int* lengths, int draws,
+                                                                  int n) {
+  switch (chains) {
+    case 1:
+      InitByArrayChains<1>(s, lengths);
+      DrawSwaps<1>(s, draws, n);
+      break;
+    case 2:
+      InitByArrayChains<2>(s, lengths);
+      DrawSwaps<2>(s, draws, n);
+      break;
+    case 3:
+      InitByArrayChains<3>(s, lengths);
+      DrawSwaps<3>(s, draws, n);
+      break;
+    case 4:
+      InitByArrayChains<4>(s, lengths);
+      DrawSwaps<4>(s, draws, n);
+      break;
+    case 5:
+      InitByArrayChains<5>(s, lengths);
+      DrawSwaps<5>(s, draws, n);
+      break;
+    default:
+      static_assert(kMaxChains == 6);
+      InitByArrayChains<6>(s, lengths);
+      DrawSwaps<6>(s, draws, n);
+      break;
+  }
+}
+
+// Output k < kLazyWords of lane l of chain c, from the state (past the vector ones).
+std::uint32_t LazyOutput(const ChainScratch& s, int k, int c, int l) {
+  const std::uint32_t y = (s.mt[k][c][l] & kUpperMask) | (s.mt[k + 1][c][l] & kLowerMask);
+  std::uint32_t v = s.mt[k + kM][c][l] ^ (y >> 1) ^ ((y & 1U) ? kMatrixA : 0U);
   v ^= v >> 11;
   v ^= (v << 7) & 0x9d2c5680U;
   v ^= (v << 15) & 0xefc60000U;
@@ -401,73 +514,141 @@ std::uint32_t LazyOutput(const Lanes* mt, int k, int l) {
   return v;
 }
 
-// random.shuffle(list(range(n))) from lane l's outputs; false if it needs more than
-// the lazy words (the caller then seeds that text the ordinary way).
-bool ShuffleLane(const Lanes* mt, int l, int n, int* out) {
+// random.shuffle(list(range(n))) for lane l of chain c, from its DrawSwaps pairs
+// and then its further lazy words; false if it needs more than those (the caller
+// then seeds that text the ordinary way).
+bool ShuffleLane(const ChainScratch& s, int c, int l, int n, int* out) {
   for (int i = 0; i < n; ++i) out[i] = i;
-  int word = 0;
-  for (int i = n - 1; i >= 1; --i) {
+  const int used = static_cast<int>(s.used[c][l]);
+  for (int w = 0; w < used; ++w) {
+    const std::uint32_t a = s.swap_i[w][c][l];
+    const std::uint32_t b = s.swap_j[w][c][l];
+    const int x = out[a];
+    out[a] = out[b];
+    out[b] = x;
+  }
+  int word = used;
+  for (int i = static_cast<int>(s.left[c][l]); i >= 1; --i) {
     const std::uint32_t bound = static_cast<std::uint32_t>(i) + 1;
-    const int k = static_cast<int>(std::bit_width(bound));
+    const int shift = __builtin_clz(bound);
     std::uint32_t r;
     do {
       if (word >= kLazyWords) return false;
-      r = LazyOutput(mt, word++, l) >> (32 - k);
+      r = LazyOutput(s, word++, c, l) >> shift;
     } while (r >= bound);
     std::swap(out[i], out[r]);
   }
   return true;
 }
 
+// The words of a version-2 string seed, int.from_bytes(text + digest, "big"),
+// little-endian without high zero words, written to key; returns their count.
+// key holds (text.size() + 3) / 4 + 16 words.
+int SeedKey(std::string_view text, const std::uint64_t digest[8], std::uint32_t* key) {
+  for (int i = 0; i < 8; ++i) {
+    key[2 * i] = static_cast<std::uint32_t>(digest[7 - i]);
+    key[2 * i + 1] = static_cast<std::uint32_t>(digest[7 - i] >> 32);
+  }
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+  int length = 16;
+  std::size_t end = text.size();
+  for (; end >= 4; end -= 4) {
+    std::uint32_t word;
+    std::memcpy(&word, bytes + end - 4, 4);
+    if constexpr (std::endian::native == std::endian::little) word = __builtin_bswap32(word);
+    key[length++] = word;
+  }
+  if (end > 0) {
+    std::uint32_t word = 0;
+    for (std::size_t b = 0; b < end; ++b) word = (word << 8) | bytes[b];
+    key[length++] = word;
+  }
+  while (length > 1 && key[length - 1] == 0) --length;
+  return length;
+}
+
+// Per-thread buffers, kept between calls.
+struct Scratch {
+  std::unique_ptr<ChainScratch> chains = std::make_unique<ChainScratch>();
+  std::vector<std::array<std::uint64_t, 8>> digests;
+  std::vector<std::uint32_t> keys;                   // each text's key words, one after another
+  std::vector<std::size_t> key_start;                // where each text's key starts in keys
+  std::vector<std::pair<int, std::uint32_t>> order;  // (key length, text) by length
+};
+
 }  // namespace
 
-void ShuffledRanges(const std::vector<std::string>& texts, int n, int* out) {
-  // The keys (text + SHA-512, as int words); lanes of one batch share a key length.
-  std::vector<std::vector<std::uint32_t>> keys(texts.size());
-  std::vector<std::size_t> order(texts.size());
-  const std::vector<std::array<std::uint8_t, 64>> digests = Sha512Many(texts);
-  for (std::size_t t = 0; t < texts.size(); ++t) {
-    const std::array<std::uint8_t, 64>& digest = digests[t];
-    std::vector<std::uint8_t> bytes(texts[t].begin(), texts[t].end());
-    bytes.insert(bytes.end(), digest.begin(), digest.end());
-    keys[t] = WordsFromBigEndian(bytes.data(), bytes.size());
-    order[t] = t;
+void ShuffledRanges(const std::string_view* texts, std::size_t count, int n, int* out) {
+  thread_local Scratch scratch;
+  Scratch& sc = scratch;
+  ChainScratch& s = *sc.chains;
+  sc.digests.resize(count);
+  Sha512States(texts, count, reinterpret_cast<std::uint64_t(*)[8]>(sc.digests.data()));
+  // The keys (text + SHA-512, as int words); the lanes of one chain share a key length.
+  sc.key_start.resize(count + 1);
+  std::size_t total = 0;
+  for (std::size_t t = 0; t < count; ++t) {
+    sc.key_start[t] = total;
+    total += (texts[t].size() + 3) / 4 + 16;
   }
-  std::stable_sort(order.begin(), order.end(), [&keys](std::size_t a, std::size_t b) {
-    return keys[a].size() < keys[b].size();
-  });
-  std::vector<Lanes> mt(kWords), pattern(kWords);
+  sc.key_start[count] = total;
+  sc.keys.resize(total);
+  sc.order.clear();
+  for (std::size_t t = 0; t < count; ++t) {
+    const int length = SeedKey(texts[t], sc.digests[t].data(), sc.keys.data() + sc.key_start[t]);
+    sc.order.emplace_back(length, static_cast<std::uint32_t>(t));
+  }
+  std::sort(sc.order.begin(), sc.order.end());  // by length, then by text: stable
   auto fallback = [&](std::size_t t) {
-    std::vector<int> items(n);
-    for (int i = 0; i < n; ++i) items[i] = i;
-    Random::FromString(texts[t]).Shuffle(items);
-    std::copy(items.begin(), items.end(), out + t * n);
+    int* items = out + t * n;
+    std::vector<int> shuffled(n);
+    for (int i = 0; i < n; ++i) shuffled[i] = i;
+    Random::FromString(std::string(texts[t])).Shuffle(shuffled);
+    std::copy(shuffled.begin(), shuffled.end(), items);
   };
+  // Words drawn in vector form: a little more than a shuffle of n uses on average
+  // (under 1.5 a draw), the rest one at a time when a lane needs them.
+  const bool vector_draws = n >= 2 && n <= (1 << 24);
+  const int draws = vector_draws ? std::min(kLazyWords, (3 * n / 2 + 8 + 7) / 8 * 8) : 0;
+  const int first_i = std::max(n, 1);  // DrawSwaps' i + 1 when it draws nothing
   std::size_t first = 0;
-  while (first < order.size()) {
-    const std::size_t length = keys[order[first]].size();
-    if (length > static_cast<std::size_t>(kWords)) {  // init_by_array then runs longer
-      fallback(order[first++]);
-      continue;
+  while (first < sc.order.size() && sc.order[first].first <= kWords) {
+    int chains = 0;
+    int lengths[kMaxChains];
+    std::size_t members[kMaxChains][kLanes];
+    int lanes[kMaxChains];
+    while (chains < kMaxChains && first < sc.order.size() && sc.order[first].first <= kWords) {
+      const int length = sc.order[first].first;
+      int l = 0;
+      while (l < kLanes && first < sc.order.size() && sc.order[first].first == length) {
+        members[chains][l++] = sc.order[first++].second;
+      }
+      // Idle lanes keep whatever they held: their outcomes are not read.
+      for (int m = 0; m < l; ++m) {
+        const std::uint32_t* key = sc.keys.data() + sc.key_start[members[chains][m]];
+        for (int j = 0; j < length; ++j) {
+          s.pattern[chains][j][m] = key[j] + static_cast<std::uint32_t>(j);
+        }
+      }
+      lengths[chains] = length;
+      lanes[chains] = l;
+      ++chains;
     }
-    std::size_t lanes = 0;
-    while (lanes < kLanes && first + lanes < order.size() &&
-           keys[order[first + lanes]].size() == length) {
-      ++lanes;
-    }
-    for (std::size_t j = 0; j < length; ++j) {
-      for (std::size_t l = 0; l < kLanes; ++l) {
-        const auto& key = keys[order[first + std::min(l, lanes - 1)]];
-        pattern[j][l] = key[j] + static_cast<std::uint32_t>(j);
+    SeedChains(s, chains, lengths, draws, first_i);
+    for (int c = 0; c < chains; ++c) {
+      for (int l = 0; l < lanes[c]; ++l) {
+        const std::size_t t = members[c][l];
+        if (!ShuffleLane(s, c, l, n, out + t * n)) fallback(t);
       }
     }
-    InitByArrayLanes(pattern.data(), static_cast<int>(length), mt.data());
-    for (std::size_t l = 0; l < lanes; ++l) {
-      const std::size_t t = order[first + l];
-      if (!ShuffleLane(mt.data(), static_cast<int>(l), n, out + t * n)) fallback(t);
-    }
-    first += lanes;
   }
+  // Keys longer than the state: init_by_array then runs longer than the lanes do.
+  for (; first < sc.order.size(); ++first) fallback(sc.order[first].second);
+}
+
+void ShuffledRanges(const std::vector<std::string>& texts, int n, int* out) {
+  std::vector<std::string_view> views(texts.begin(), texts.end());
+  ShuffledRanges(views.data(), views.size(), n, out);
 }
 
 std::vector<int> Random::ChoicesUniform(int n, int k) {

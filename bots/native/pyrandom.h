@@ -22,8 +22,10 @@ std::vector<std::uint32_t> WordsFromBigEndian(const std::uint8_t* bytes, std::si
 
 // random.Random(text).shuffle(list(range(n))) for each text, written to
 // out[t * n + i]. The same permutations as Random::FromString(text).Shuffle, but
-// eight seedings run side by side: each is a chain of 1,247 dependent steps, and
-// a Ballard tree needs one per interior node.
+// up to 48 seedings run side by side (six interleaved chains of eight lanes):
+// each is a chain of 1,247 dependent steps, and a Ballard tree needs one per
+// interior node. Keys of different lengths may share a call.
+void ShuffledRanges(const std::string_view* texts, std::size_t count, int n, int* out);
 void ShuffledRanges(const std::vector<std::string>& texts, int n, int* out);
 
 // CPython's random.Random: the same stream of numbers for the same seed.

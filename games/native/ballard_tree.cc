@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <charconv>
 #include <new>
 #include <stdexcept>
 
@@ -135,23 +136,65 @@ void Rules::FillFamily(const std::vector<int>& path, std::uint64_t index) const 
   const DenseLevel& table = dense_[level];
   std::lock_guard<std::mutex> lock(mutex_);
   if (table.filled[family].load(std::memory_order_relaxed)) return;
-  // The node and its siblings: the parent's path with each last action.
-  std::vector<std::string> texts;
-  std::vector<int> sibling = path;
-  const int count = level == 0 ? 1 : n_;
-  for (int a = 0; a < count; ++a) {
-    if (level > 0) sibling.back() = a;
-    texts.push_back(SeedText(seed_, sibling));
+  // The node and its siblings: the parent's path with each last action. From
+  // level 2 on, the family of the parent's sibling whose last action differs in
+  // the lowest bit comes along when not drawn yet: the seedings run side by
+  // side, and two families fill the lanes a single one leaves waiting on
+  // latency (a search that visits one usually visits the other).
+  std::uint64_t families[2] = {family, 0};
+  int parents[2] = {level >= 2 ? path[level - 2] : 0, 0};
+  int family_count = 1;
+  if (level >= 2 && (parents[0] ^ 1) < n_) {
+    const std::uint64_t partner = family - parents[0] + (parents[0] ^ 1);
+    if (!table.filled[partner].load(std::memory_order_relaxed)) {
+      families[family_count] = partner;
+      parents[family_count++] = parents[0] ^ 1;
+    }
+  }
+  // Seed texts: one buffer holds them all (they share the grandparent's path).
+  const int siblings = level == 0 ? 1 : n_;
+  const int count = family_count * siblings;
+  std::string prefix = "ballard:" + std::to_string(seed_) + ":";
+  for (int j = 0; j + 2 < level; ++j) {
+    prefix += std::to_string(path[j]);
+    prefix += ',';
+  }
+  std::string buffer;
+  buffer.reserve(static_cast<std::size_t>(count) * (prefix.size() + 24));
+  std::vector<std::size_t> ends(count);
+  auto append = [&buffer](int number) {
+    char digits[16];
+    const auto result = std::to_chars(digits, digits + sizeof(digits), number);
+    buffer.append(digits, result.ptr);
+  };
+  for (int f = 0; f < family_count; ++f) {
+    for (int a = 0; a < siblings; ++a) {
+      buffer += prefix;
+      if (level >= 2) {
+        append(parents[f]);
+        buffer += ',';
+      }
+      if (level >= 1) append(a);
+      ends[f * siblings + a] = buffer.size();
+    }
+  }
+  std::vector<std::string_view> texts(count);
+  for (int t = 0; t < count; ++t) {
+    const std::size_t begin = t == 0 ? 0 : ends[t - 1];
+    texts[t] = std::string_view(buffer).substr(begin, ends[t] - begin);
   }
   std::vector<int> perms(static_cast<std::size_t>(count) * n_);
-  pyrandom::ShuffledRanges(texts, n_, perms.data());
+  pyrandom::ShuffledRanges(texts.data(), texts.size(), n_, perms.data());
   const std::vector<int>& arcs = level_arcs_[level];
-  std::int8_t* out = table.arcs.get() + family * n_ * n_;
-  if (level == 0) out = table.arcs.get();
-  for (std::size_t i = 0; i < perms.size(); ++i) {
-    out[i] = static_cast<std::int8_t>(arcs[perms[i]]);
+  const std::size_t family_arcs = static_cast<std::size_t>(siblings) * n_;
+  for (int f = 0; f < family_count; ++f) {
+    std::int8_t* out = table.arcs.get() + families[f] * family_arcs;
+    const int* perm = perms.data() + f * family_arcs;
+    for (std::size_t i = 0; i < family_arcs; ++i) out[i] = static_cast<std::int8_t>(arcs[perm[i]]);
   }
-  table.filled[family].store(1, std::memory_order_release);
+  for (int f = 0; f < family_count; ++f) {
+    table.filled[families[f]].store(1, std::memory_order_release);
+  }
 }
 
 int Rules::Arc(const std::vector<int>& path, std::uint64_t index, int action) const {
