@@ -72,9 +72,11 @@ def test_levels_pick_table6_cells_and_bad_levels_are_refused():
 def test_table6_searches_the_reference_on_its_first_trees_only(tmp_path):
     """--reference_trees: expectiminimax searches the first trees of each average case,
     Star2 is checked against Star1 on the others, and the leaves' means are over every
-    tree, not cut down to the reference's. Without it every tree has the reference (and
-    older folders, whose configurations lack the key, still resume)."""
-    assert "reference_trees" not in nr_config.build_config({"preset": "ballard_table6"})
+    tree, not cut down to the reference's. The preset's default is its first 20 trees;
+    --reference_trees=1000 gives every tree the reference."""
+    assert nr_config.build_config({"preset": "ballard_table6"})["reference_trees"] == 20
+    every = nr_config.build_config({"preset": "ballard_table6", "reference_trees": 1000})
+    assert every["reference_trees"] == 1000
     with pytest.raises(ExperimentError, match="--reference_trees"):
         nr_config.build_config({"game": "pig", "reference_trees": 2})
     options = {
