@@ -245,6 +245,18 @@ def test_summary_files(tmp_path):
     assert ",pair_lo," in (tmp_path / "summary.csv").read_text()
     assert len(summary.result_lines()) == 3
     assert set(summary.elo) == {0, 1, 2}
+    elo_rows = [line for line in md.splitlines() if line.startswith("| `") and "| +" in line]
+    assert "from a bootstrap" in md and all("nan" not in line for line in elo_rows)
+
+
+def test_elo_without_a_bootstrap_shows_no_interval(tmp_path):
+    """A run with --bootstrap=0 (as the strength studies are) prints its Elo fit with no
+    interval, and says so, instead of an interval of NaNs."""
+    run(config(bots=["random", "random"], games_per_pair=2), tmp_path, workers=1, bootstrap=0)
+    md = (tmp_path / "summary.md").read_text()
+    elo = md.split("## Elo", 1)[1].split("##", 1)[0]
+    assert "no interval (run without a bootstrap" in elo and "nan" not in elo
+    assert "| - |" in elo
 
 
 # ---- the command line ----------------------------------------------------------------------

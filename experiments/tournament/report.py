@@ -73,6 +73,16 @@ class Summary:
             self.elo = ts.elo_table(self.records, n, bootstrap=bootstrap, seed=config["seed"])
             self.matrix = ts.score_matrix(self.records, n)
 
+    def _elo_intervals(self) -> bool:
+        """Whether the Elo fit was bootstrapped (a study skips it: --bootstrap=0)."""
+        return any(not math.isnan(row["elo_lo"]) for row in self.elo.values())
+
+    def _elo_interval(self, bot: int) -> str:
+        row = self.elo[bot]
+        if math.isnan(row["elo_lo"]):
+            return "-"
+        return f"[{row['elo_lo']:+.0f}, {row['elo_hi']:+.0f}]"
+
     def label(self, b: int) -> str:
         """The bot's spec, with its index when two bots share a spec."""
         spec = self.specs[b]
@@ -198,9 +208,14 @@ class Summary:
                 "## Elo",
                 "",
                 f"OpenSpiel's `pyspiel.elo` fit over all valid games, relative to "
-                f"`{self.label(min(self.elo)) if self.elo else '-'}` (0 by definition); 95% "
-                "interval from a bootstrap over game pairs within each pairing. A bot that "
-                "wins or loses every game has a rating bounded only by the fit's smoothing.",
+                f"`{self.label(min(self.elo)) if self.elo else '-'}` (0 by definition); "
+                + (
+                    "95% interval from a bootstrap over game pairs within each pairing. "
+                    if self._elo_intervals()
+                    else "no interval (run without a bootstrap, --bootstrap=0). "
+                )
+                + "A bot that wins or loses every game has a rating bounded only by the "
+                "fit's smoothing.",
                 "",
             ]
             order = sorted(self.elo, key=lambda b: -self.elo[b]["elo"])
@@ -211,7 +226,7 @@ class Summary:
                         [
                             f"`{self.label(b)}`",
                             f"{self.elo[b]['elo']:+.0f}",
-                            f"[{self.elo[b]['elo_lo']:+.0f}, {self.elo[b]['elo_hi']:+.0f}]",
+                            self._elo_interval(b),
                             self.elo[b]["games"],
                         ]
                         for b in order
