@@ -88,8 +88,8 @@ _AVERAGE_TRIALS = {2: 1000, 4: 1000, 6: 1000, 8: 1000, 10: 1000, 20: 1000, 30: 5
 
 _TABLE6_LEVELS = {4: (3, 4, 5, 6, 7), 6: (3, 4, 5, 6, 7), 10: (3, 4, 5, 6, 7), 20: (3, 4, 5, 6)}
 # Trees per average-case cell: 1000 in every cell, as in Ballard. The whole preset then
-# takes about two hours on two workers with the native engine (B=20 D=6, 11 s of CPU a
-# tree, is three quarters of it); --trials or --sizes/--levels make it smaller.
+# takes 49 minutes on two workers with the native engine (B=20 D=6, 4.7 s of CPU a tree,
+# is four fifths of it); --trials or --sizes/--levels make it smaller.
 _TABLE6_TRIALS = 1000
 # B^D of the largest cells: expectiminimax visits every leaf (64 million at B=20, D=6).
 _TABLE6_BUDGET = 3600.0
