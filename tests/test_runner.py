@@ -261,3 +261,43 @@ def test_a_killed_or_backgrounded_run_stops_as_ctrl_c_does(tmp_path, stop):
         timeout=300,
     )
     assert "resuming" in done.stdout + done.stderr, done.stderr
+
+
+def test_a_second_signal_during_shutdown_does_not_print_a_traceback(tmp_path):
+    # An impatient user presses Ctrl-C twice, or `kill` reaches a `timeout` wrapper that
+    # forwards it: the first signal stops the run, and the rest must not turn its clean
+    # "interrupted" message into a KeyboardInterrupt traceback from the workers' shutdown.
+    out = tmp_path / "ballard"
+    command = [
+        sys.executable,
+        "-m",
+        "experiments.node_reduction",
+        "--preset=ballard_table6",
+        "--sizes=10",
+        "--levels=5",
+        "--trials=400",
+        "--workers=2",
+        "--noplots",
+        f"--out={out}",
+    ]
+    proc = subprocess.Popen(
+        command,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    path = out / "results.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if path.exists() and path.read_text().count("\n") >= 10:
+            break
+        time.sleep(0.01)
+    for _ in range(20):
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.01)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted; finished records are saved" in stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
