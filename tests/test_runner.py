@@ -210,13 +210,9 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a background job of a script starts
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
-def test_a_killed_or_backgrounded_run_stops_as_ctrl_c_does(tmp_path, stop):
-    # `kill` (SIGTERM), and Ctrl-C sent to a job that began with SIGINT ignored, take the
-    # command's Ctrl-C path: it says how to resume, keeps every finished record, and the
-    # same command then runs only the rest.
-    out = tmp_path / "ballard"
-    command = [
+def _ballard_command(out, workers: int) -> list[str]:
+    """A node-reduction run long enough to be stopped halfway (400 trees)."""
+    return [
         sys.executable,
         "-m",
         "experiments.node_reduction",
@@ -224,26 +220,40 @@ def test_a_killed_or_backgrounded_run_stops_as_ctrl_c_does(tmp_path, stop):
         "--sizes=10",
         "--levels=5",
         "--trials=400",
-        "--workers=1",
+        f"--workers={workers}",
         "--noplots",
         f"--out={out}",
     ]
-    env = dict(os.environ, PYTHONPATH=ROOT)
+
+
+def _start_and_wait_for_records(command, path, records: int, **popen_args):
+    """Starts the run and returns once it has written `records` lines (or ended)."""
     proc = subprocess.Popen(
         command,
-        env=env,
+        env=dict(os.environ, PYTHONPATH=ROOT),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_ignore_sigint,
+        **popen_args,
     )
-    path = out / "results.jsonl"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        if path.exists() and path.read_text().count("\n") >= 30:
+        if path.exists() and path.read_text().count("\n") >= records:
             break
         time.sleep(0.01)
+    return proc
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_killed_or_backgrounded_run_stops_as_ctrl_c_does(tmp_path, stop):
+    # `kill` (SIGTERM), and Ctrl-C sent to a job that began with SIGINT ignored, take the
+    # command's Ctrl-C path: it says how to resume, keeps every finished record, and the
+    # same command then runs only the rest.
+    out = tmp_path / "ballard"
+    command = _ballard_command(out, workers=1)
+    path = out / "results.jsonl"
+    proc = _start_and_wait_for_records(command, path, 30, preexec_fn=_ignore_sigint)
     proc.send_signal(stop)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
@@ -254,7 +264,7 @@ def test_a_killed_or_backgrounded_run_stops_as_ctrl_c_does(tmp_path, stop):
         json.loads(line)
     done = subprocess.run(
         [*command, "--max_seconds=1"],
-        env=env,
+        env=dict(os.environ, PYTHONPATH=ROOT),
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -268,32 +278,8 @@ def test_a_second_signal_during_shutdown_does_not_print_a_traceback(tmp_path):
     # forwards it: the first signal stops the run, and the rest must not turn its clean
     # "interrupted" message into a KeyboardInterrupt traceback from the workers' shutdown.
     out = tmp_path / "ballard"
-    command = [
-        sys.executable,
-        "-m",
-        "experiments.node_reduction",
-        "--preset=ballard_table6",
-        "--sizes=10",
-        "--levels=5",
-        "--trials=400",
-        "--workers=2",
-        "--noplots",
-        f"--out={out}",
-    ]
-    proc = subprocess.Popen(
-        command,
-        env=dict(os.environ, PYTHONPATH=ROOT),
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
     path = out / "results.jsonl"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if path.exists() and path.read_text().count("\n") >= 10:
-            break
-        time.sleep(0.01)
+    proc = _start_and_wait_for_records(_ballard_command(out, workers=2), path, 10)
     for _ in range(20):
         proc.send_signal(signal.SIGINT)
         time.sleep(0.01)
