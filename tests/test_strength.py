@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -79,7 +80,7 @@ def _tiny_study(opponent: str) -> plan.Study:
     return plan.Study("tiny", "pig", "pig(winscore=10)", question, 0.01, "test", 10, 0.3)
 
 
-def test_a_tiny_study_runs_resumes_and_reports(tmp_path):
+def test_a_tiny_study_runs_resumes_and_reports(tmp_path, capsys):
     tiny = _tiny_study("expectiminimax(max_depth=2)")
     out = tmp_path / "tiny"
     result = run_study(tiny, out, RunnerOptions(workers=1, task_timeout=120))
@@ -91,7 +92,12 @@ def test_a_tiny_study_runs_resumes_and_reports(tmp_path):
     assert result["engines"][0] and result["median_depth"] == [1, 2]
     assert json.loads((out / RESULT_FILE).read_text()) == result
     assert result["design"] == "looks" and result["stopped_at_look"] is None
+    capsys.readouterr()
     again = run_study(tiny, out, RunnerOptions(workers=1, task_timeout=120))
+    # Resuming skips the looks already played past instead of 'resuming: 10 of 4 games'.
+    assert re.findall(r"(\d+) of (\d+) games already played", capsys.readouterr().out) == [
+        ("10", "10")
+    ]
     assert len((out / SESSIONS_FILE).read_text().splitlines()) == 2
     assert again["games"] == 10 and again["score"] == result["score"]
 

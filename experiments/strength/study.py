@@ -74,14 +74,17 @@ def run_study(study: Study, out: Path, options: RunnerOptions) -> dict[str, Any]
     looks = range(1, power.LOOKS + 1) if design == SEQUENTIAL else [power.LOOKS]
     try:
         for look in looks:
-            run_tournament(
-                tournament_config(study),
-                str(out),
-                options=options,
-                bootstrap=0,
-                plots=False,
-                limit=power.look_games(study.games, look),
-            )
+            limit = power.look_games(study.games, look)
+            # A look an earlier session played past needs no games, only its check below.
+            if look == power.LOOKS or len(_records(out)) < limit:
+                run_tournament(
+                    tournament_config(study),
+                    str(out),
+                    options=options,
+                    bootstrap=0,
+                    plots=False,
+                    limit=limit,
+                )
             if design == SEQUENTIAL and _stopped_at(study, _records(out)) is not None:
                 break
     finally:
