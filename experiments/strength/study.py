@@ -75,8 +75,8 @@ def run_study(study: Study, out: Path, options: RunnerOptions) -> dict[str, Any]
     try:
         for look in looks:
             limit = power.look_games(study.games, look)
-            # A look an earlier session played past needs no games, only its check below.
-            if look == power.LOOKS or len(_records(out)) < limit:
+            # A look whose games an earlier session played needs only its check below.
+            if look == power.LOOKS or _prefix(_records(out), limit) is None:
                 run_tournament(
                     tournament_config(study),
                     str(out),
