@@ -200,7 +200,8 @@ def test_a_lopsided_study_stops_at_the_first_look_whose_boundary_it_crosses(tmp_
     # Look 1 (5 pairs) gives z 2.5 < 4.05; look 2 (10 pairs) z 5.0 > 2.86.
     assert result["stopped_at_look"] == 2 and result["games"] == 20
     assert result["verdict"] == "wins at look 2 of 4"
-    assert result["pair_z"] == pytest.approx(power.look_boundary(2))
+    assert result["critical_z"] == pytest.approx(power.look_boundary(2))
+    assert result["pair_z"] == pytest.approx(5.0)
 
 
 def test_a_close_study_plays_every_game_and_a_fixed_one_keeps_its_design(tmp_path):
@@ -208,11 +209,11 @@ def test_a_close_study_plays_every_game_and_a_fixed_one_keeps_its_design(tmp_pat
     scores = [0.5] * 18 + [1.0, 0.0]
     looked = study_result(study, _fake_study(tmp_path / "a", scores, "looks"))
     assert looked["stopped_at_look"] is None and looked["games"] == 40
-    assert looked["verdict"].startswith("no difference of") and looked["pair_z"] == 2.024
+    assert looked["verdict"].startswith("no difference of") and looked["critical_z"] == 2.024
     fixed = study_result(study, _fake_study(tmp_path / "b", [1.0] * 20, None))
     assert fixed["design"] == "fixed" and fixed["stopped_at_look"] is None
     assert (
         fixed["games"] == 40
         and fixed["verdict"] == "wins"
-        and fixed["pair_z"] == pytest.approx(1.96, abs=1e-4)
+        and fixed["critical_z"] == pytest.approx(1.96, abs=1e-4)
     )
