@@ -1,0 +1,129 @@
+"""The strength forest plot: every settled study's score and pair interval, 0.5 marked.
+
+Run ``python -m experiments.strength.plot`` to redraw ``docs/img/strength_forest.png``
+from the committed ``results/strength/*/result.json``. The picture carries a digest
+of the numbers it shows (PNG text chunk ``starspiel-data``), so a test can tell
+when the committed picture no longer matches the results it was drawn from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from experiments.common import flags
+from experiments.strength.plan import GAMES, QUESTIONS, studies
+from experiments.strength.report import load_result
+
+RESULTS = Path("results/strength")
+PICTURE = Path("docs/img/strength_forest.png")
+DATA_KEY = "starspiel-data"
+
+FLAGS, _define = flags.program_flags()
+_define.string("results", str(RESULTS), "Folder holding one results folder per study.")
+_define.string("out", str(PICTURE), "Where to write the PNG.")
+
+
+@dataclass(frozen=True)
+class Point:
+    """One settled study as drawn: a row label, its score and its pair interval."""
+
+    question: str
+    game: str
+    time_limit: float
+    score: float
+    low: float
+    high: float
+    verdict: str
+
+
+# The opponents as the strength page names them.
+_SHORT = {"mcts(evaluator=heuristic)": "fair MCTS", "mcts": "rollout MCTS"}
+
+
+def points(results: Path) -> list[Point]:
+    """The settled studies in the plan's order (question, then game, then clock)."""
+    order = {q.name: i for i, q in enumerate(QUESTIONS)}
+    games = list(GAMES)
+    plan = sorted(
+        studies(), key=lambda s: (order[s.question.name], games.index(s.game_key), s.time_limit)
+    )
+    drawn = []
+    for study in plan:
+        result = load_result(results, study)
+        if result is None or result["verdict"].startswith("incomplete"):
+            continue
+        low, high = result["pair_interval"]
+        drawn.append(
+            Point(
+                question=f"{study.question.bot} v "
+                + _SHORT.get(study.question.opponent, study.question.opponent),
+                game=study.game_key,
+                time_limit=float(study.time_limit),
+                score=round(float(result["score"]), 6),
+                low=round(float(low), 6),
+                high=round(float(high), 6),
+                verdict=str(result["verdict"]).split(" at look")[0],
+            )
+        )
+    return drawn
+
+
+def data_digest(drawn: Sequence[Point]) -> str:
+    """sha256 of the plotted numbers, as canonical JSON."""
+    text = json.dumps([asdict(p) for p in drawn], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def picture_digest(path: Path) -> str | None:
+    """The digest a committed picture was drawn with, from its PNG text chunk."""
+    from PIL import Image  # matplotlib's own dependency (the plots extra)
+
+    with Image.open(path) as image:
+        return image.info.get(DATA_KEY)
+
+
+def draw(drawn: Sequence[Point], out: Path) -> None:
+    """One row per study, grouped by question; wins green, losses red, no difference grey."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colours = {"wins": "tab:green", "loses": "tab:red"}
+    fig, ax = plt.subplots(figsize=(8, 0.19 * len(drawn) + 1.2))
+    labels = []
+    for row, p in enumerate(drawn):
+        y = len(drawn) - 1 - row
+        colour = colours.get(p.verdict, "tab:gray")
+        ax.plot([p.low, p.high], [y, y], color=colour, linewidth=1.6)
+        ax.plot([p.score], [y], "o", color=colour, markersize=3.5)
+        labels.append(f"{p.question}, {p.game} {p.time_limit:g} s")
+    ax.axvline(0.5, color="black", linewidth=0.8, linestyle="--")
+    ax.set_yticks(range(len(drawn)))
+    ax.set_yticklabels(reversed(labels), fontsize=6)
+    ax.set_ylim(-0.8, len(drawn) - 0.2)
+    ax.set_xlabel("score of the first-named bot (pair 95% interval); 0.5 = no difference")
+    ax.set_title(f"Strength at equal time per move: {len(drawn)} settled studies", fontsize=9)
+    ax.grid(axis="x", linewidth=0.3)
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=110, metadata={DATA_KEY: data_digest(drawn)})
+    plt.close(fig)
+
+
+def main(argv: Sequence[str]) -> None:
+    if len(argv) > 1:
+        flags.fail(f"unexpected arguments: {' '.join(argv[1:])}")
+    drawn = points(Path(FLAGS.results))
+    if not drawn:
+        flags.fail(f"no settled study under {FLAGS.results}")
+    draw(drawn, Path(FLAGS.out))
+    print(f"wrote {FLAGS.out}: {len(drawn)} studies")
+
+
+if __name__ == "__main__":
+    flags.run(main, FLAGS)
