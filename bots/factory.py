@@ -41,28 +41,28 @@ _STAR2_PARAMS = {"probing_factor", "probing", "reachable_probes"}  # Ballard's S
 _BOT_PARAMS = {"max_depth", "time_limit", "seed", "partial_iteration", "engine"}
 _CALIBRATION_PARAMS = {"R", "t", "calibration"}  # read into SearchOptions.probcut
 # ChanceProbCut's confidence t where GAME_DEFAULTS sets none; in backgammon t changes
-# neither speed nor depth (docs/probcut.md#choosing-t-by-strength-and-speed-every-calibrated-game).
+# neither speed nor depth (docs/guide/chanceprobcut.md#choosing-t).
 DEFAULT_T = 1.5
 _HISTORY_FROM_DEPTH_1 = {"history_min_depth": 1}
 # Per bot and game, settings that made the bot complete its depths sooner; a spec's own
 # parameters still win, and the engine's defaults stay off so the studies' counts stay.
 # One reason each, measured where linked. (No probing factor k > 1 paid in any game:
-# docs/benchmark_archive_time_to_depth.md#time-to-depth-measured.)
+# docs/guide/bots.md#per-game-defaults-and-why.)
 GAME_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
     "star2": {
-        # Hopeless probes skipped: about half the CPU at depth 7 (docs/benchmark_archive_time_to_depth.md#time-to-depth-measured).
+        # Hopeless probes skipped: about half the CPU at depth 7 (docs/guide/bots.md#per-game-defaults-and-why).
         "pig": {"reachable_probes": True},
-        # Hauk et al.'s ordering by the evaluator: -16% nodes at depth 3 (docs/benchmark_archive_pruning.md#move-ordering-history-from-depth-1-and-ordering-by-the-evaluator).
+        # Hauk et al.'s ordering by the evaluator: -16% nodes at depth 3 (docs/guide/bots.md#per-game-defaults-and-why).
         "backgammon": {"static_ordering": True},
         # An action is the same move in every position, so history orders depth 1 too (same section).
         "dice": _HISTORY_FROM_DEPTH_1,
         "einstein_wurfelt_nicht": _HISTORY_FROM_DEPTH_1,
     },
-    # t=0.5: as strong as 1.5 at equal time, and deeper sooner (docs/probcut.md#choosing-t-by-strength-and-speed-every-calibrated-game).
+    # t=0.5: as strong as 1.5 at equal time, and deeper sooner (docs/guide/chanceprobcut.md#choosing-t).
     "chanceprobcut": {
-        # Hopeless probes skipped: 24-67% less CPU at depths 6-9, same moves (docs/benchmark_archive_pruning.md#chanceprobcut-in-pig-reachable-probes).
+        # Hopeless probes skipped: 24-67% less CPU at depths 6-9, same moves (docs/guide/bots.md#per-game-defaults-and-why).
         "pig": {"reachable_probes": True, "t": 0.5},
-        # History from depth 1, as for star2 (docs/benchmark_archive_pruning.md#move-ordering-history-from-depth-1-and-ordering-by-the-evaluator).
+        # History from depth 1, as for star2 (docs/guide/bots.md#per-game-defaults-and-why).
         "dice": {**_HISTORY_FROM_DEPTH_1, "t": 0.5},
         "einstein_wurfelt_nicht": {**_HISTORY_FROM_DEPTH_1, "t": 0.5},
     },

@@ -139,7 +139,7 @@ class MCMSSearcher(Searcher):
             return self._sampling_fn(node)
         if key_fn is pig_key:
             # Pig's table key is its bare string; its draws are seeded by the
-            # (player, string) key, so the sampled trees stay those of docs/mcms.md.
+            # (player, string) key, so the sampled trees stay those of docs/guide/mcms.md.
             return string_key(node)
         if key_fn is digest_key or key_fn is history_key:
             if isinstance(node, HistoryDigestNode):

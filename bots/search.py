@@ -798,7 +798,7 @@ class Searcher:
         With ``reachable_probes`` (k=1) a probe is skipped once even the best
         result of it and of every later probe of its kind could not reach a cut;
         exact either way, since probing only narrows bounds. Whether it pays
-        depends on the game (docs/engine.md, "Reachable probes").
+        depends on the game (docs/guide/search.md, "The algorithms").
         """
         sum_upper = sum(map(mul, probs, upper))
         sum_lower = sum(map(mul, probs, lower))

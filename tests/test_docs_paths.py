@@ -87,6 +87,11 @@ def test_the_extending_pages_name_real_symbols(page: Path) -> None:
             continue
         if name in _corpus() or name in examples:
             continue
+        parts = re.split(r"::|\.", name)
+        if len(parts) > 1 and all(
+            re.search(rf"\b{re.escape(p)}\b", _corpus() + examples) for p in parts
+        ):
+            continue  # a qualified name (Searcher._probe) whose every part is there
         missing.append(text)
     assert not missing, f"{page.name} names symbols found nowhere in the sources: {missing}"
 
@@ -97,3 +102,24 @@ def test_a_missing_path_is_caught(tmp_path: Path) -> None:
     texts = _ticked(page)
     assert PATH.match(texts[0]) and not (ROOT / texts[0]).exists()
     assert DOTTED.match(texts[1]) and not _resolves(texts[1])
+
+
+CODE_LINK = re.compile(r"docs/[\w/]+\.md(?:#[\w-]+)?")
+
+
+def test_links_from_the_code_land_on_pages_and_headings() -> None:
+    """Comments and docstrings justify choices by links into the docs; those must not go stale."""
+    from test_docs_links import anchors, github_slug
+
+    broken = []
+    for folder in ("bots", "games", "experiments", "tests"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix not in {".py", ".cc", ".h"}:
+                continue
+            for link in CODE_LINK.findall(path.read_text(encoding="utf-8", errors="replace")):
+                page, _, anchor = link.partition("#")
+                if not (ROOT / page).exists():
+                    broken.append(f"{path.relative_to(ROOT)}: {link}")
+                elif anchor and anchor not in anchors(ROOT / page, github_slug):
+                    broken.append(f"{path.relative_to(ROOT)}: {link} (no such heading)")
+    assert not broken, "links from the code into the docs that do not resolve: " + "; ".join(broken)
