@@ -96,7 +96,9 @@ def draw(data: dict[str, Any], out: Path) -> None:
     left.set_yscale("log")
     left.set_ylabel("CPU microseconds per node")
     left.set_title("Cost of a node (same positions, same node counts)", fontsize=9)
-    left.legend(fontsize=7)
+    top = max(v[key] or 0 for v in per_node.values() for key, _ in series)
+    left.set_ylim(top=top * 12)  # room for the legend above the bars
+    left.legend(fontsize=7, ncol=3, loc="upper center")
     names = list(searches)
     for i, (key, label) in enumerate(
         [("openspiel", "OpenSpiel C++ expectiminimax"), ("native", "star2, native engine")]
@@ -115,7 +117,8 @@ def draw(data: dict[str, Any], out: Path) -> None:
     right.set_yscale("log")
     right.set_ylabel("CPU seconds, all positions")
     right.set_title("Against OpenSpiel (same values)", fontsize=9)
-    right.legend(fontsize=7)
+    right.set_ylim(top=max(s["openspiel"] for s in searches.values()) * 40)
+    right.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     pictures.save(fig, out, data)
 
