@@ -73,7 +73,7 @@ FIGURES: dict[str, Figure] = {
         ("lanctot_pig", "lanctot_ewn"),
         "nodes",
         "mean nodes per search",
-        ("expectiminimax", "star1", "star2", "star2_tt", "mcms"),
+        ("expectiminimax", "star1", "star2", "star2_tt"),
     ),
 }
 
@@ -127,6 +127,8 @@ def points(figure: Figure, results: Path = RESULTS) -> list[dict]:
 def draw(figure: Figure, rows: Sequence[dict], out: Path) -> None:
     """One panel per folder (or one for all), a line per algorithm, published as open marks."""
     plt = pictures.pyplot()
+    from matplotlib.ticker import MaxNLocator
+
     panels = [None] if figure.one_panel else list(figure.folders)
     fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels) + 0.8, 3.4), squeeze=False)
     for ax, panel in zip(axes[0], panels):
@@ -157,6 +159,7 @@ def draw(figure: Figure, rows: Sequence[dict], out: Path) -> None:
                 )
         if figure.log:
             ax.set_yscale("log")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("N" if figure.one_panel else "depth (decision plies)")
         ax.set_ylabel(figure.ylabel)
         ax.set_title(panel or figure.title, fontsize=9)
