@@ -42,6 +42,7 @@ from typing import Any, NamedTuple, cast
 
 import pyspiel
 
+from bots.counters import STAT_KEYS
 from bots.evaluators import evaluator_bounds, make_evaluator
 from bots.keys import (
     HistoryDigestNode,
@@ -60,21 +61,6 @@ CHANCE = int(pyspiel.PlayerId.CHANCE)
 INF = math.inf
 _TIME_CHECK_INTERVAL = 64
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
-
-STAT_KEYS = (
-    "nodes",
-    "leaves",
-    "evaluations",
-    "probe_nodes",
-    "tt_hits",
-    "cutoffs_alpha_beta",
-    "cutoffs_star1",
-    "cutoffs_star2_probe",
-    "cutoffs_probcut",
-    "probcut_nodes",
-    "probcut_researches",
-    "probe_reuses",
-)
 
 
 class SearchTimeout(Exception):
@@ -170,7 +156,6 @@ class Searcher:
         self.probing = options.probing
         self.probcut = options.probcut if options.algorithm == "chanceprobcut" else None
         self.move_ordering = options.move_ordering
-        self.history_min_depth = options.history_min_depth
         self.static_ordering = options.static_ordering
         self.reuse_probes = options.study.reuse_probes
         self.deeper_cutoffs = options.study.deeper_cutoffs
