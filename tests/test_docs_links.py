@@ -81,3 +81,14 @@ def test_the_slugs_follow_both_rules() -> None:
     assert github_slug("Resume after kill -9") == "resume-after-kill--9"
     assert site_slug("Resume after kill -9") == "resume-after-kill-9"
     assert site_slug("Einstein würfelt nicht!") == "einstein-wurfelt-nicht"
+
+
+def test_pages_stay_short() -> None:
+    """A page a reader can take in (300 lines at most) and docs a newcomer can read (3,500
+    lines in all): results are summarised with their command, not logged run by run."""
+    lengths = {p: len(p.read_text(encoding="utf-8").splitlines()) for p in DOCS.rglob("*.md")}
+    long = {str(p.relative_to(ROOT)): n for p, n in lengths.items() if n > 300}
+    assert not long, f"pages over 300 lines: {long}"
+    assert sum(lengths.values()) <= 3500, (
+        f"docs/ holds {sum(lengths.values())} lines (at most 3,500)"
+    )
