@@ -73,7 +73,7 @@ const std::set<std::string>& AcceptedParams(const std::string& algorithm) {
 }
 
 // bots/factory.py's GAME_DEFAULTS, entry for entry: where another setting made
-// a bot reach its depths sooner in that game (docs/benchmark.md), so that the
+// a bot reach its depths sooner in that game (docs/guide/bots.md), so that the
 // registered bot is make_bot's bot. Keep the two tables in step
 // (tests/test_native_bot_registry.py compares node counts game by game).
 GameParameters GameDefaults(const std::string& algorithm, const std::string& game) {
