@@ -36,12 +36,13 @@ import math
 import time
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import repeat
-from operator import itemgetter, mul
+from operator import itemgetter
 from types import TracebackType
 from typing import Any, NamedTuple, cast
 
 import pyspiel
 
+from bots.arithmetic import dot_pair
 from bots.counters import STAT_KEYS
 from bots.evaluators import evaluator_bounds, make_evaluator
 from bots.keys import (
@@ -601,8 +602,7 @@ class Searcher:
         # with a tolerance for rounding (1/6 is not exact in binary, and Ballard's
         # ties must cut), and the bound returned is clamped to the window so a
         # parent never mistakes it for an exact value.
-        later_upper = sum(map(mul, probs, upper))
-        later_lower = sum(map(mul, probs, lower))
+        later_upper, later_lower = dot_pair(probs, upper, lower)
         done = 0.0
         for i in range(count):
             prob = probs[i]
@@ -785,8 +785,7 @@ class Searcher:
         exact either way, since probing only narrows bounds. Whether it pays
         depends on the game (docs/guide/search.md, "The algorithms").
         """
-        sum_upper = sum(map(mul, probs, upper))
-        sum_lower = sum(map(mul, probs, lower))
+        sum_upper, sum_lower = dot_pair(probs, upper, lower)
         if sum_upper <= alpha + tol_low:
             self.cutoffs_star2_probe += 1
             return sum_upper if sum_upper < alpha else alpha
@@ -969,8 +968,7 @@ class Searcher:
             self._probcut_level -= 1
             if self._probcut_level == 0:
                 self.probcut_nodes += self.nodes - nodes_before
-        expected_upper = sum(map(mul, probs, probable_upper))
-        expected_lower = sum(map(mul, probs, probable_lower))
+        expected_upper, expected_lower = dot_pair(probs, probable_upper, probable_lower)
         if expected_upper <= alpha + _tolerance(alpha):
             self.cutoffs_probcut += 1
             return expected_upper if expected_upper < alpha else alpha
