@@ -11,9 +11,13 @@ the same values, moves and counters. Skipped where the native engine is not buil
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -23,6 +27,8 @@ from games_in_scope import GAMES_IN_SCOPE
 import games  # noqa: F401  (registers the custom games)
 from bots import native_engine
 from experiments.benchmark.depth import task_position
+
+ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.skipif(
     native_engine.problem() is not None, reason=str(native_engine.problem())
@@ -196,6 +202,19 @@ def test_switched_off_by_choice_the_field_paths_say_nothing():
     finally:
         module.configure_field_paths(module.OPEN_SPIEL_VERSION, True)
     assert module.field_paths()
+
+
+def test_the_environment_switches_the_field_paths_off():
+    """STARSPIEL_FIELD_PATHS=off, read when the engine loads: the generic path, no warning."""
+    code = (
+        "import warnings; warnings.simplefilter('error'); from bots import native_engine; "
+        "m = native_engine.require(); print(m.field_paths(), m.field_paths_problem())"
+    )
+    env = dict(os.environ, STARSPIEL_FIELD_PATHS="off", PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", "None"], out.stderr
 
 
 def test_the_loader_warns_once_where_the_field_paths_are_off(field_paths_off, monkeypatch):
