@@ -48,7 +48,8 @@ from bots.keys import (
 )
 from bots.node import SearchNode
 from bots.options import SearchOptions, as_options
-from bots.search import STAT_KEYS, Searcher
+from bots.searcher import STAT_KEYS
+from bots.star import Searcher
 
 MCMS_STAT_KEYS = STAT_KEYS + ("sampled_chance_nodes", "samples_drawn", "sample_reuses")
 

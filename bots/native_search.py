@@ -22,7 +22,14 @@ from bots.evaluators import make_evaluator
 from bots.keys import default_key_function, history_key
 from bots.mcms import MCMS_STAT_KEYS, MCMSSearcher, canonical_text
 from bots.options import SearchOptions, as_options
-from bots.search import STAT_KEYS, LeafValueOutOfBounds, Searcher, SearchTimeout, search_bounds
+from bots.searcher import (
+    STAT_KEYS,
+    LeafValueOutOfBounds,
+    SearcherProtocol,
+    SearchTimeout,
+    search_bounds,
+)
+from bots.star import Searcher
 
 ENGINES = ("auto", "native", "python")
 
@@ -219,7 +226,7 @@ def _position_sampling_text(state: Any) -> str:
 
 def make_searcher(
     engine: str, game: pyspiel.Game, player: int, options: SearchOptions | str, **settings: Any
-) -> Any:
+) -> SearcherProtocol:
     """The searcher ``engine`` asks for (see the module docstring for ``auto``).
 
     ``options``, or an algorithm name and ``SearchOptions.create``'s settings.
