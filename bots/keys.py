@@ -147,6 +147,7 @@ KEY_FUNCTIONS: dict[str, KeyFunction] = {
     "ballard_tree": custom_game_key,
 }
 
+
 class TwinSamplingKeys(Mapping[str, KeyFunction]):
     """MCMS's sampling keys for the C++ twins of the games in games/, by short name.
 

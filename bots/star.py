@@ -342,4 +342,3 @@ class Searcher(AlphaBetaSearcher):
             return self._decision(child, player, frame.depth, alpha, beta, probed, probed.key)
         key = frame.keys[i] if frame.keys is not None else None
         return self._search(child, frame.depth, alpha, beta, key)
-
