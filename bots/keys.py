@@ -152,28 +152,24 @@ class TwinSamplingKeys(Mapping[str, KeyFunction]):
     """MCMS's sampling keys for the C++ twins of the games in games/, by short name.
 
     A twin's state is keyed in the table by its string (``custom_game_key``), but its
-    draws are seeded with the Python position rebuilt from it (the position class's
-    ``from_state``, which every Python game of games/ offers as ``position_class``),
-    so they are the same on either twin. Read from ``games.PYTHON_GAMES`` on first
-    use: games/ knows nothing of bots, and importing this module registers no game.
+    draws are seeded with the Python position rebuilt from it, so they are the same
+    on either twin: the position class's ``from_state``, which every Python game of
+    games/ offers as ``position_class``. Looked up in ``games.PYTHON_GAMES`` when
+    asked for: games/ knows nothing of bots, and importing this module registers no game.
     """
 
-    def _functions(self) -> dict[str, KeyFunction]:
+    def __getitem__(self, short_name: str) -> KeyFunction:
+        if KEY_FUNCTIONS.get(short_name) is not custom_game_key:
+            raise KeyError(short_name)
         import games  # noqa: PLC0415 - registers the games; only when a key is asked for
 
-        return {
-            name: game_class.position_class.from_state
-            for name, game_class in games.PYTHON_GAMES.items()
-        }
-
-    def __getitem__(self, short_name: str) -> KeyFunction:
-        return self._functions()[short_name]
+        return games.PYTHON_GAMES[short_name].position_class.from_state
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._functions())
+        return (name for name, key_fn in KEY_FUNCTIONS.items() if key_fn is custom_game_key)
 
     def __len__(self) -> int:
-        return len(self._functions())
+        return sum(1 for _ in self)
 
 
 SAMPLING_KEY_FUNCTIONS: Mapping[str, KeyFunction] = TwinSamplingKeys()
