@@ -23,6 +23,7 @@ from typing import Any, cast
 
 import pyspiel
 
+from bots.counters import STAT_KEYS
 from bots.evaluators import make_evaluator
 from bots.frames import ProbedChild
 from bots.keys import (
@@ -35,7 +36,7 @@ from bots.keys import (
 from bots.node import Position, SearchNode, to_search_node
 from bots.options import SearchOptions, as_options
 from bots.ordering import MoveOrdering
-from bots.searcher import STAT_KEYS, LeafValueOutOfBounds, SearchTimeout, search_bounds
+from bots.searcher import LeafValueOutOfBounds, SearchTimeout, search_bounds
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -77,18 +78,8 @@ class AlphaBetaSearcher:
         # Built-in evaluators offer player_value(): the same number, no array.
         player_value = getattr(self.evaluator, "player_value", None)
         self._player_value = player_value if callable(player_value) else None
-        # Star1's windows at chance nodes: every algorithm but expectiminimax.
-        self.chance_pruning = options.algorithm != "expectiminimax"
-        # Successors probed per decision child before the Star1 phase (0: none).
-        self.probing_factor = options.probes_per_child
-        self.probing = options.probing
-        self.probcut = options.probcut if options.algorithm == "chanceprobcut" else None
         self.move_ordering = options.move_ordering
-        self.history_min_depth = options.history_min_depth
-        self.static_ordering = options.static_ordering
-        self.reuse_probes = options.study.reuse_probes
         self.deeper_cutoffs = options.study.deeper_cutoffs
-        self.reachable_probes = options.study.reachable_probes
         self.ordering = MoveOrdering(game, self.player, options, self._value_after)
         self.table = TranspositionTable(options.tt_size) if options.tt_size > 0 else None
         self.game_key_fn = default_key_function(game)

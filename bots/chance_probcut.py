@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from bots.alphabeta import INF, AlphaBetaSearcher
 from bots.frames import ChanceFrame
+from bots.probcut import ProbCutSettings
 
 
-def chance_probcut(searcher: AlphaBetaSearcher, frame: ChanceFrame) -> float | None:
+def chance_probcut(
+    searcher: AlphaBetaSearcher, frame: ChanceFrame, settings: ProbCutSettings
+) -> float | None:
     """Narrows ``frame``'s bounds to probable ones, or returns the value of a cut.
 
     Needs the frame expanded (its children read); keeps the proven bounds in
     ``frame.proven`` for ``verify_probable``.
     """
-    settings = searcher.probcut
-    assert settings is not None, "chance_probcut runs only for chanceprobcut"
     assert frame.children is not None, "chance_probcut needs the node's children"
     lower, upper = frame.lower, frame.upper
     frame.proven = (list(lower), list(upper))

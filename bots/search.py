@@ -6,7 +6,8 @@ Star2 (with Ballard's Star2.5) and ChanceProbCut prune them. The Python engine, 
 reference, is laid out by concern:
 
 * bots/searcher.py: ``SearcherProtocol``, what both engines offer, and what they share
-  (``SearchTimeout``, ``LeafValueOutOfBounds``, ``search_bounds``, ``STAT_KEYS``);
+  (``SearchTimeout``, ``LeafValueOutOfBounds``, ``search_bounds``; the counters,
+  ``STAT_KEYS``, are declared in bots/counters.py);
 * bots/alphabeta.py: the recursion, decision nodes, the table, the leaves, and
   expectiminimax's chance nodes;
 * bots/star.py: ``Searcher``, Star1's windows and Star2's probes at chance nodes;
@@ -24,10 +25,10 @@ from typing import Any
 
 import pyspiel
 
+from bots.counters import STAT_KEYS
 from bots.native_search import make_searcher
 from bots.options import SearchOptions, as_options
 from bots.searcher import (
-    STAT_KEYS,
     LeafValueOutOfBounds,
     SearcherProtocol,
     SearchResult,

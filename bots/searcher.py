@@ -3,7 +3,8 @@
 The Python engine (``bots.search.Searcher``, ``bots.mcms.MCMSSearcher``) and the native
 one (``bots.native_search.NativeSearcher``) implement ``SearcherProtocol``: the bot
 layer, the experiments and ``bots.search.search`` use a searcher only through it. This
-module imports neither engine, so both can import it.
+module imports neither engine, so both can import it. The counters are declared in
+bots/counters.py.
 """
 
 from __future__ import annotations
@@ -16,21 +17,6 @@ import pyspiel
 
 from bots.evaluators import evaluator_bounds
 from bots.options import SearchOptions
-
-STAT_KEYS = (
-    "nodes",
-    "leaves",
-    "evaluations",
-    "probe_nodes",
-    "tt_hits",
-    "cutoffs_alpha_beta",
-    "cutoffs_star1",
-    "cutoffs_star2_probe",
-    "cutoffs_probcut",
-    "probcut_nodes",
-    "probcut_researches",
-    "probe_reuses",
-)
 
 
 class SearchTimeout(Exception):
@@ -99,7 +85,8 @@ class SearcherProtocol(Protocol):
         ...
 
     def stats(self) -> dict[str, int]:
-        """The counters (``STAT_KEYS``, and MCMS's sampling counts) since ``reset_stats``."""
+        """The counters since ``reset_stats``: bots/counters.py's ``STAT_KEYS`` (and
+        ``MCMS_STAT_KEYS`` where chance is sampled)."""
         ...
 
     def reset_stats(self) -> None: ...

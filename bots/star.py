@@ -23,12 +23,15 @@ Expectiminimax searches chance nodes without any of them.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import cast
+from typing import Any, cast
+
+import pyspiel
 
 from bots.alphabeta import CHANCE, INF, TIME_CHECK_INTERVAL, AlphaBetaSearcher
 from bots.chance_probcut import chance_probcut, verify_probable
 from bots.frames import ChanceFrame, ProbedChild, ProbedMove
 from bots.node import SearchNode
+from bots.options import SearchOptions
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER
 
 
@@ -38,6 +41,24 @@ class Searcher(AlphaBetaSearcher):
     Built from ``SearchOptions`` (or an algorithm name and its settings); see
     ``AlphaBetaSearcher`` for the recursion it shares with expectiminimax.
     """
+
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        player: int,
+        options: SearchOptions | str = "star2",
+        **settings: Any,
+    ):
+        """``options``, or an algorithm name and ``SearchOptions.create``'s settings."""
+        super().__init__(game, player, options, **settings)
+        options = self.options
+        # Star1's windows at chance nodes: every algorithm but expectiminimax.
+        self.chance_pruning = options.algorithm != "expectiminimax"
+        # Successors probed per decision child before the Star1 phase (0: none).
+        self.probing_factor = options.probes_per_child
+        self.probing = options.probing
+        self.probcut = options.probcut if options.algorithm == "chanceprobcut" else None
+        self.reuse_probes = options.study.reuse_probes
 
     def _chance(
         self,
@@ -82,7 +103,7 @@ class Searcher(AlphaBetaSearcher):
                 and frame.depth > self.probcut.reduction
                 and (frame.alpha > self.lower_bound or frame.beta < self.upper_bound)
             ):
-                cut = chance_probcut(self, frame)
+                cut = chance_probcut(self, frame, self.probcut)
                 if cut is not None:
                     return cut
             if self.probing_factor > 0:
@@ -94,8 +115,8 @@ class Searcher(AlphaBetaSearcher):
     def _expand(self, frame: ChanceFrame) -> None:
         """Every outcome's child, its player and, where looked up, its table key.
 
-        Terminal children are exact; table entries of this depth (or deeper, with
-        ``deeper_cutoffs``) bound the rest. The clock is checked on huge chance nodes.
+        Terminal children are exact; table entries that decide at this depth
+        (``_entry_decides``) bound the rest. The clock is checked on huge chance nodes.
         """
         # With history keys the children of a fresh chance node rarely have an
         # entry yet: a lookup costs more than it finds.
@@ -161,7 +182,7 @@ class Searcher(AlphaBetaSearcher):
         rounds = self.probing_factor
         # reachable_probes: how far the min children's probes could still lower
         # sum_upper (drop) and the max children's raise sum_lower (rise).
-        reachable = rounds == 1 and self.reachable_probes
+        reachable = rounds == 1 and self.options.study.reachable_probes
         kinds: list[int] = []
         drop = rise = 0.0
         if reachable:
