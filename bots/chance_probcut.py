@@ -49,7 +49,8 @@ def chance_probcut(
         searcher._probcut_level -= 1
         if searcher._probcut_level == 0:
             searcher.probcut_nodes += searcher.nodes - nodes_before
-    cut = frame.cut(frame.expected(probable_upper), frame.expected(probable_lower))
+    expected_upper, expected_lower = frame.expected(probable_upper, probable_lower)
+    cut = frame.cut(expected_upper, expected_lower)
     if cut is not None:
         searcher.cutoffs_probcut += 1
         return cut

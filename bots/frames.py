@@ -12,9 +12,9 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Hashable, Sequence
-from operator import mul
 from typing import NamedTuple
 
+from bots.arithmetic import dot_pair
 from bots.node import SearchNode
 
 INF = math.inf
@@ -113,9 +113,10 @@ class ChanceFrame:
             tol_high=tolerance(beta),
         )
 
-    def expected(self, values: Sequence[float]) -> float:
-        """The probability-weighted sum of one value per outcome."""
-        return sum(map(mul, self.probs, values))
+    def expected(self, upper: Sequence[float], lower: Sequence[float]) -> tuple[float, float]:
+        """The probability-weighted sums of per-outcome upper and lower bounds (or values),
+        added in the engines' one order (bots/arithmetic.py)."""
+        return dot_pair(self.probs, upper, lower)
 
     def cut(self, upper_sum: float, lower_sum: float) -> float | None:
         """What the node returns when its value, known to lie in [lower_sum, upper_sum],

@@ -170,8 +170,7 @@ class Searcher(AlphaBetaSearcher):
         alpha, beta, tol_low, tol_high = frame.alpha, frame.beta, frame.tol_low, frame.tol_high
         child_depth = frame.depth - 1
         # The node's expected upper and lower bounds, kept up to date as probes narrow them.
-        sum_upper = frame.expected(upper)
-        sum_lower = frame.expected(lower)
+        sum_upper, sum_lower = frame.expected(upper, lower)
         cut = frame.cut(sum_upper, sum_lower)
         if cut is not None:
             self.cutoffs_star2_probe += 1
@@ -315,8 +314,7 @@ class Searcher(AlphaBetaSearcher):
         outcomes not yet searched, ``done`` the weighted values of those searched.
         """
         probs, lower, upper = frame.probs, frame.lower, frame.upper
-        later_upper = frame.expected(upper)
-        later_lower = frame.expected(lower)
+        later_upper, later_lower = frame.expected(upper, lower)
         done = 0.0
         for i, prob in enumerate(probs):
             lower_i, upper_i = lower[i], upper[i]
