@@ -49,7 +49,7 @@ from bots.keys import (
 )
 from bots.node import SearchNode
 from bots.options import SearchOptions, as_options
-from bots.search import Searcher
+from bots.star import Searcher
 
 # Draws kept per searcher so repeated visits (iterative deepening, probes) skip
 # chance_outcomes() (1 ms for yacht's 7,776 rolls); cleared when full.
