@@ -7,11 +7,11 @@ stale: its sources changed since it was compiled (an editable checkout), or the
 installed open_spiel is not the one it was built against. ``pip install -e .``
 rebuilds it.
 
-Loading the extension also registers the native search bots in OpenSpiel's bot
-registry (bots/native/bot.h): ``starspiel_expectiminimax``, ``starspiel_star1``,
-``starspiel_star2``, ``starspiel_chanceprobcut`` and ``starspiel_mcms``, so
+Loading the extension also registers every ``make_bot`` name in OpenSpiel's bot
+registry as ``starspiel_<name>`` (bots/native/bot_registry.cc), so
 ``pyspiel.load_bot("starspiel_star2", game, player, {"max_depth": 3})`` and any
-OpenSpiel code that loads bots by name get a C++ bot. ``import bots`` loads it.
+OpenSpiel code that loads bots by name get ``make_bot``'s bot, as a C++ bot that
+calls it. ``import bots`` loads it.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ NATIVE_BOT_PREFIX = "starspiel_"
 
 
 def register_native_bots() -> list[str]:
-    """Loads the extension, whose bots OpenSpiel then knows; returns their names.
+    """Loads the extension, whose registry entries OpenSpiel then knows; returns their names.
 
     Raises a RuntimeError saying why where the native engine cannot run.
     """
