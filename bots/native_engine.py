@@ -1,11 +1,12 @@
 """Loads the native engine, ``bots._native``, or says why it cannot run.
 
-The extension leaves OpenSpiel's and abseil's symbols unresolved: they are taken
-from the ``pyspiel.so`` already loaded, promoted to the global namespace here, so
-the engine and pyspiel share one game registry. A build is refused when it is
-stale: its sources changed since it was compiled (an editable checkout), or the
-installed open_spiel is not the one it was built against. ``pip install -e .``
-rebuilds it.
+The extension is linked against open_spiel's ``pyspiel.so`` and finds it through
+its rpath (setup.py), so the loader reuses the ``pyspiel.so`` Python has already
+loaded: the engine and pyspiel share one game registry, and nothing is promoted to
+the process's global symbol namespace. A build is refused when it is stale: its
+sources changed since it was compiled (an editable checkout), or the installed
+open_spiel is not the one it was built against. ``pip install -e .`` rebuilds it.
+``STARSPIEL_ENGINE=python`` runs the Python engine only, without a warning.
 
 Loading the extension also registers the native search bots in OpenSpiel's bot
 registry (bots/native/bot.h): ``starspiel_expectiminimax``, ``starspiel_star1``,
@@ -16,7 +17,6 @@ OpenSpiel code that loads bots by name get a C++ bot. ``import bots`` loads it.
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import importlib
 import os
@@ -56,8 +56,6 @@ def source_digest(root: Path = ROOT) -> str | None:
 def _load() -> tuple[ModuleType | None, str | None]:
     if os.environ.get("STARSPIEL_ENGINE") == "python":
         return None, "STARSPIEL_ENGINE=python is set"
-    # Promote pyspiel's symbols so the extension resolves OpenSpiel and abseil from it.
-    ctypes.CDLL(pyspiel.__file__, mode=os.RTLD_NOLOAD | os.RTLD_GLOBAL)
     try:
         module = importlib.import_module("bots._native")
     except ImportError as error:
