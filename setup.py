@@ -12,7 +12,8 @@ Compiled units are kept in a per-user cache (``$XDG_CACHE_HOME/starspiel/native`
 default ``~/.cache/...``; ``STARSPIEL_BUILD_CACHE=0`` turns it off) under a key of
 everything they depend on (the sources' digest, open_spiel, the Python ABI, the
 compiler and its flags), so reinstalling unchanged sources, editable or as a wheel,
-only links (a second or two) instead of compiling.
+only links (a second or two) instead of compiling. (No unity build: the evaluators'
+files each define the same names in anonymous namespaces.)
 Without a working C++ compiler the install still succeeds and the Python engine
 runs (one line says so).
 """
@@ -38,12 +39,6 @@ ROOT = Path(__file__).resolve().parent
 NATIVE_DIRS = ("bots/native", "games/native")
 # Bump when the build's logic changes in a way the key below does not see.
 CACHE_FORMAT = 1
-# Files that read OpenSpiel's private fields (``#define private public``) are never
-# compiled in one unit with others: the macro would leak into their headers.
-PRIVATE_ACCESS_MARKERS = (b"#define private public", b"openspiel_internals.h")
-# Sources are compiled in units of about this many bytes of our own code: the
-# OpenSpiel and pybind11 headers every file includes cost more than most files.
-UNITY_BYTES = 40_000
 
 
 def native_sources() -> list[Path]:
@@ -61,27 +56,6 @@ def source_digest() -> str:
         digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
-
-
-def unity_groups(sources: list[Path]) -> list[list[Path]]:
-    """The .cc files in compile units: files that touch OpenSpiel's privates alone,
-    the others packed in path order into units of about UNITY_BYTES."""
-    groups: list[list[Path]] = []
-    current: list[Path] = []
-    size = 0
-    for path in sources:
-        text = path.read_bytes()
-        if any(marker in text for marker in PRIVATE_ACCESS_MARKERS):
-            groups.append([path])
-            continue
-        if current and size + len(text) > UNITY_BYTES:
-            groups.append(current)
-            current, size = [], 0
-        current.append(path)
-        size += len(text)
-    if current:
-        groups.append(current)
-    return groups
 
 
 def _open_spiel_site() -> Path:
@@ -152,12 +126,12 @@ class OptionalBuildExt(build_ext):
                 file=sys.stderr,
             )
 
-    def _cache_key(self, ext: Extension, groups: list[list[Path]]) -> str:
-        """Everything a compiled unit depends on: the sources' digest (a macro), how they
-        are grouped, open_spiel, the Python ABI, the compiler and its flags."""
+    def _cache_key(self, ext: Extension) -> str:
+        """Everything a compiled file depends on: the sources' digest (a macro), which
+        files there are, open_spiel, the Python ABI, the compiler and its flags."""
         facts: dict[str, Any] = {
             "format": CACHE_FORMAT,
-            "units": [[p.relative_to(ROOT).as_posix() for p in group] for group in groups],
+            "sources": ext.sources,
             "macros": ext.define_macros,
             # pip's build environments have random names: the open_spiel version (a macro)
             # stands for theirs; the source root itself does not matter.
@@ -171,49 +145,27 @@ class OptionalBuildExt(build_ext):
         return hashlib.sha256(blob).hexdigest()[:24]
 
     def build_extension(self, ext: Extension) -> None:
-        groups = unity_groups([ROOT / s for s in ext.sources])
         cache = _cache_root()
-        self._objects = cache / self._cache_key(ext, groups) if cache else None
+        self._objects = cache / self._cache_key(ext) if cache else None
         self._reused = 0
-        original = ext.sources
-        ext.sources = self._write_units(groups)
         compile_one_by_one = self.compiler.compile
         self.compiler.compile = self._parallel_compile()
         try:
             super().build_extension(ext)
         finally:
-            ext.sources = original
             self.compiler.compile = compile_one_by_one
         if self._reused:
             print(
-                f"starspiel: native engine unchanged, {self._reused} compiled units reused "
+                f"starspiel: native engine unchanged, {self._reused} compiled files reused "
                 f"from {self._objects}",
                 file=sys.stderr,
             )
 
-    def _write_units(self, groups: list[list[Path]]) -> list[str]:
-        """One source per group: the file itself, or a unit that #includes the group."""
-        folder = Path(self.build_temp) / "starspiel_units"
-        folder.mkdir(parents=True, exist_ok=True)
-        units = []
-        self._unit_bytes: dict[str, int] = {}
-        for index, group in enumerate(groups):
-            if len(group) == 1:
-                unit_name = group[0].relative_to(ROOT).as_posix()
-            else:
-                unit = folder / f"unit{index}.cc"
-                text = "".join(f'#include "{p.relative_to(ROOT).as_posix()}"\n' for p in group)
-                if not unit.is_file() or unit.read_text() != text:
-                    unit.write_text(text)
-                unit_name = str(unit)
-            units.append(unit_name)
-            self._unit_bytes[unit_name] = sum(p.stat().st_size for p in group)
-        return units
-
     def _compile_or_reuse(self, obj: str, compile_it: Any) -> None:
         """Copies ``obj`` from the cache, or compiles it and caches it (best effort: an
         unwritable cache only costs the next build)."""
-        cached = self._objects / Path(obj).name if self._objects else None
+        relative = Path(obj).relative_to(self.build_temp).as_posix().replace("/", "_")
+        cached = self._objects / relative if self._objects else None
         if cached is not None and cached.is_file():
             shutil.copyfile(cached, obj)
             self._reused += 1
@@ -242,9 +194,6 @@ class OptionalBuildExt(build_ext):
                 output_dir, macros, include_dirs, sources, depends, extra_postargs
             )
             cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
-            names = [Path(obj).name for obj in objects]
-            if len(set(names)) != len(names):
-                raise RuntimeError(f"two compiled units share a name: {sorted(names)}")
 
             def one(obj: str) -> None:
                 source, suffix = build[obj]
@@ -252,9 +201,9 @@ class OptionalBuildExt(build_ext):
                     obj, lambda: compiler._compile(obj, source, suffix, cc_args, extra, pp_opts)
                 )
 
-            by_cost = sorted(objects, key=lambda obj: self._unit_bytes.get(build[obj][0], 0))
+            by_size = sorted(objects, key=lambda obj: os.path.getsize(build[obj][0]))
             with ThreadPoolExecutor(max_workers=jobs) as pool:
-                list(pool.map(one, reversed(by_cost)))
+                list(pool.map(one, reversed(by_size)))
             return objects
 
         return compile

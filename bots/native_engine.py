@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import os
+import re
 import warnings
 from importlib import metadata
 from pathlib import Path
@@ -53,9 +55,35 @@ def source_digest(root: Path = ROOT) -> str | None:
     return digest.hexdigest()
 
 
+def _linked_pyspiel(extension: str) -> str | None:
+    """The pyspiel.so the loader would give ``extension``: the first on its rpath (setup.py
+    writes it starting with ``$ORIGIN/..``), or None where the rpath names none."""
+    with open(extension, "rb") as handle:
+        found = re.search(rb"\$ORIGIN/\.\.[^\0]*", handle.read())
+    if found is None:
+        return None
+    for folder in found.group().decode(errors="replace").split(":"):
+        folder = folder.replace("$ORIGIN", os.path.dirname(os.path.abspath(extension)))
+        candidate = os.path.join(folder, "pyspiel.so")
+        if os.path.exists(candidate):
+            return candidate
+    return None
+
+
 def _load() -> tuple[ModuleType | None, str | None]:
     if os.environ.get("STARSPIEL_ENGINE") == "python":
         return None, "STARSPIEL_ENGINE=python is set"
+    spec = importlib.util.find_spec("bots._native")
+    if spec is None or spec.origin is None:
+        return None, f"the native engine is not built; {REBUILD}"
+    linked = _linked_pyspiel(spec.origin)
+    if linked is not None and not os.path.samefile(linked, pyspiel.__file__):
+        # Loading it would load a second OpenSpiel beside this one (a fatal error in its
+        # game registry): it was built in another Python environment.
+        return None, (
+            f"the native engine was built for another environment's {linked}, not this "
+            f"one's {pyspiel.__file__}; {REBUILD}"
+        )
     try:
         module = importlib.import_module("bots._native")
     except ImportError as error:
