@@ -133,11 +133,12 @@ class OptionalBuildExt(build_ext):
             "format": CACHE_FORMAT,
             "sources": ext.sources,
             "macros": ext.define_macros,
-            # pip's build environments have random names: the open_spiel version (a macro)
-            # stands for theirs; the source root itself does not matter.
+            # pip's build environments have random names: the open_spiel (a macro) and
+            # pybind11 versions stand for theirs; the source root itself does not matter.
             "includes": [d if "pip-build-env" not in d else "" for d in ext.include_dirs[1:]],
             "compile": ext.extra_compile_args,
             "python": [sys.implementation.cache_tag, sysconfig.get_config_var("EXT_SUFFIX")],
+            "pybind11": metadata.version("pybind11"),
             "compiler": getattr(self.compiler, "compiler_so", None),
             "environment": [os.environ.get(name) for name in ("CC", "CXX", "CFLAGS", "CPPFLAGS")],
         }

@@ -64,7 +64,7 @@ def _linked_pyspiel(extension: str) -> str | None:
         return None
     for folder in found.group().decode(errors="replace").split(":"):
         folder = folder.replace("$ORIGIN", os.path.dirname(os.path.abspath(extension)))
-        candidate = os.path.join(folder, "pyspiel.so")
+        candidate = os.path.normpath(os.path.join(folder, "pyspiel.so"))
         if os.path.exists(candidate):
             return candidate
     return None

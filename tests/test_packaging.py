@@ -189,3 +189,18 @@ def test_calibrate_install_writes_the_user_folder_which_wins_over_the_committed_
     named = calibration.probcut_settings(game, 2, 1.5, committed)
     assert set(named.models) != {2}  # the committed pig calibration has depths 2..7
     assert set(calibration.probcut_settings(game, 1, 1.5).models) == {2}
+
+
+def test_an_extension_whose_rpath_finds_another_pyspiel_is_named(tmp_path):
+    # The loader takes the first pyspiel.so on the rpath, $ORIGIN being the file's folder.
+    other, ours = tmp_path / "other_env", tmp_path / "pkg" / "bots"
+    other.mkdir()
+    ours.mkdir(parents=True)
+    (other / "pyspiel.so").write_bytes(b"")
+    extension = ours / "_native.so"
+    extension.write_bytes(b"\x7fELF\0pyspiel.so\0$ORIGIN/..:" + str(other).encode() + b"\0tail")
+    assert native_engine._linked_pyspiel(str(extension)) == str(other / "pyspiel.so")
+    (tmp_path / "pkg" / "pyspiel.so").write_bytes(b"")  # beside bots/, as in a wheel install
+    assert native_engine._linked_pyspiel(str(extension)) == str(tmp_path / "pkg" / "pyspiel.so")
+    extension.write_bytes(b"\x7fELF\0no rpath of ours\0")
+    assert native_engine._linked_pyspiel(str(extension)) is None
