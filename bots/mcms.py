@@ -36,6 +36,7 @@ from typing import Any
 
 import pyspiel
 
+from bots.counters import MCMS_STAT_KEYS
 from bots.keys import (
     KEY_FUNCTIONS,
     SAMPLING_KEY_FUNCTIONS,
@@ -48,9 +49,7 @@ from bots.keys import (
 )
 from bots.node import SearchNode
 from bots.options import SearchOptions, as_options
-from bots.search import STAT_KEYS, Searcher
-
-MCMS_STAT_KEYS = STAT_KEYS + ("sampled_chance_nodes", "samples_drawn", "sample_reuses")
+from bots.search import Searcher
 
 # Draws kept per searcher so repeated visits (iterative deepening, probes) skip
 # chance_outcomes() (1 ms for yacht's 7,776 rolls); cleared when full.

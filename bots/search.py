@@ -36,12 +36,14 @@ import math
 import time
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import repeat
-from operator import itemgetter, mul
+from operator import itemgetter
 from types import TracebackType
 from typing import Any, NamedTuple, cast
 
 import pyspiel
 
+from bots.arithmetic import dot_pair
+from bots.counters import STAT_KEYS
 from bots.evaluators import evaluator_bounds, make_evaluator
 from bots.keys import (
     HistoryDigestNode,
@@ -60,21 +62,6 @@ CHANCE = int(pyspiel.PlayerId.CHANCE)
 INF = math.inf
 _TIME_CHECK_INTERVAL = 64
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__
-
-STAT_KEYS = (
-    "nodes",
-    "leaves",
-    "evaluations",
-    "probe_nodes",
-    "tt_hits",
-    "cutoffs_alpha_beta",
-    "cutoffs_star1",
-    "cutoffs_star2_probe",
-    "cutoffs_probcut",
-    "probcut_nodes",
-    "probcut_researches",
-    "probe_reuses",
-)
 
 
 class SearchTimeout(Exception):
@@ -170,7 +157,6 @@ class Searcher:
         self.probing = options.probing
         self.probcut = options.probcut if options.algorithm == "chanceprobcut" else None
         self.move_ordering = options.move_ordering
-        self.history_min_depth = options.history_min_depth
         self.static_ordering = options.static_ordering
         self.reuse_probes = options.study.reuse_probes
         self.deeper_cutoffs = options.study.deeper_cutoffs
@@ -616,8 +602,7 @@ class Searcher:
         # with a tolerance for rounding (1/6 is not exact in binary, and Ballard's
         # ties must cut), and the bound returned is clamped to the window so a
         # parent never mistakes it for an exact value.
-        later_upper = sum(map(mul, probs, upper))
-        later_lower = sum(map(mul, probs, lower))
+        later_upper, later_lower = dot_pair(probs, upper, lower)
         done = 0.0
         for i in range(count):
             prob = probs[i]
@@ -800,8 +785,7 @@ class Searcher:
         exact either way, since probing only narrows bounds. Whether it pays
         depends on the game (docs/engine.md, "Reachable probes").
         """
-        sum_upper = sum(map(mul, probs, upper))
-        sum_lower = sum(map(mul, probs, lower))
+        sum_upper, sum_lower = dot_pair(probs, upper, lower)
         if sum_upper <= alpha + tol_low:
             self.cutoffs_star2_probe += 1
             return sum_upper if sum_upper < alpha else alpha
@@ -984,8 +968,7 @@ class Searcher:
             self._probcut_level -= 1
             if self._probcut_level == 0:
                 self.probcut_nodes += self.nodes - nodes_before
-        expected_upper = sum(map(mul, probs, probable_upper))
-        expected_lower = sum(map(mul, probs, probable_lower))
+        expected_upper, expected_lower = dot_pair(probs, probable_upper, probable_lower)
         if expected_upper <= alpha + _tolerance(alpha):
             self.cutoffs_probcut += 1
             return expected_upper if expected_upper < alpha else alpha

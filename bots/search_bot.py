@@ -189,5 +189,5 @@ class SearchBot(pyspiel.Bot):
             "partial_depth": partial_depth,
             "iterations": iterations,
             "engine": self._searcher.engine,
-            **stats,  # STAT_KEYS, and mcms's sampling counts
+            **stats,  # the counters of bots/counters.py (MCMS_STAT_KEYS with samples)
         }
