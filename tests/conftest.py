@@ -32,10 +32,7 @@ def engine_verdict() -> str | None:
     problem = native_engine.problem()
     if problem is None:
         return None
-    return (
-        f"starspiel: {problem} (or `python setup.py build_ext --inplace` in a checkout); "
-        f"set {OPT_OUT} to test the Python engine only"
-    )
+    return f"starspiel: {problem}; or set {OPT_OUT} to test the Python engine only"
 
 
 # Engine parity and golden values: what must agree on every supported Python
