@@ -1,25 +1,44 @@
 """Builds the optional native engine, ``bots._native``, beside the Python engine.
 
 The extension is compiled against the headers shipped in the open_spiel wheel and
-resolves OpenSpiel's and abseil's symbols from the already loaded ``pyspiel.so`` at
-import time (bots/native_engine.py promotes them), so there is one game registry and
-no second copy of either library. Without a working C++ compiler the install still
-succeeds and the Python engine runs (one line says so).
+linked against that wheel's ``pyspiel.so`` (no second copy of OpenSpiel or abseil),
+found at run time through an rpath: ``$ORIGIN/..`` (an installed wheel, where
+``bots/`` sits beside ``pyspiel.so`` in site-packages) and, for an editable or
+in-place build, the environment's site-packages. The loader then reuses the
+``pyspiel.so`` Python already loaded, so there is one game registry and nothing is
+promoted to the global symbol namespace.
+
+Compiled units are kept in a per-user cache (``$XDG_CACHE_HOME/starspiel/native``,
+default ``~/.cache/...``; ``STARSPIEL_BUILD_CACHE=0`` turns it off) under a key of
+everything they depend on (the sources' digest, open_spiel, the Python ABI, the
+compiler and its flags), so reinstalling unchanged sources, editable or as a wheel,
+only links (a second or two) instead of compiling. (No unity build: the evaluators'
+files each define the same names in anonymous namespaces.)
+Without a working C++ compiler the install still succeeds and the Python engine
+runs (one line says so).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import shutil
 import sys
+import sysconfig
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 NATIVE_DIRS = ("bots/native", "games/native")
+# Bump when the build's logic changes in a way the key below does not see.
+CACHE_FORMAT = 1
 
 
 def native_sources() -> list[Path]:
@@ -39,10 +58,14 @@ def source_digest() -> str:
     return digest.hexdigest()
 
 
+def _open_spiel_site() -> Path:
+    return Path(metadata.distribution("open_spiel").locate_file(""))
+
+
 def _include_dirs() -> list[str]:
     import pybind11  # a build requirement, imported only when building
 
-    site = Path(metadata.distribution("open_spiel").locate_file(""))
+    site = _open_spiel_site()
     return [
         str(ROOT),
         str(site),
@@ -52,8 +75,29 @@ def _include_dirs() -> list[str]:
     ]
 
 
+def _runtime_dirs(in_tree: bool) -> list[str]:
+    """Where the loader looks for pyspiel.so: beside ``bots/`` in an installed wheel; for a
+    build that stays in the source tree, also the environment's site-packages (never pip's
+    temporary build environment, which is gone by then)."""
+    dirs = ["$ORIGIN/.."]
+    if in_tree:
+        paths = sysconfig.get_paths()
+        for candidate in (paths["platlib"], paths["purelib"], str(_open_spiel_site())):
+            if "pip-build-env" not in candidate and candidate not in dirs:
+                dirs.append(candidate)
+    return dirs
+
+
+def _cache_root() -> Path | None:
+    if os.environ.get("STARSPIEL_BUILD_CACHE") == "0":
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "starspiel" / "native"
+
+
 class OptionalBuildExt(build_ext):
-    """Compiles in parallel; a failure leaves the Python engine and says so in one line."""
+    """Compiles in parallel, reuses a cached identical build; a failure leaves the Python
+    engine and says so in one line."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
@@ -64,10 +108,15 @@ class OptionalBuildExt(build_ext):
         try:
             for ext in self.extensions:
                 ext.include_dirs = _include_dirs() + list(ext.include_dirs)
-                version = metadata.version("open_spiel")
                 ext.define_macros += [
                     ("STARSPIEL_SOURCE_DIGEST", f'"{source_digest()}"'),
-                    ("STARSPIEL_OPEN_SPIEL_VERSION", f'"{version}"'),
+                    ("STARSPIEL_OPEN_SPIEL_VERSION", f'"{metadata.version("open_spiel")}"'),
+                ]
+                in_tree = bool(self.inplace or getattr(self, "editable_mode", False))
+                ext.library_dirs = [str(_open_spiel_site())]
+                ext.extra_link_args = [
+                    "-l:pyspiel.so",
+                    *(f"-Wl,-rpath,{folder}" for folder in _runtime_dirs(in_tree)),
                 ]
             super().run()
         except Exception as error:  # noqa: BLE001 - any build failure means "no native engine"
@@ -76,6 +125,89 @@ class OptionalBuildExt(build_ext):
                 "the Python engine will run",
                 file=sys.stderr,
             )
+
+    def _cache_key(self, ext: Extension) -> str:
+        """Everything a compiled file depends on: the sources' digest (a macro), which
+        files there are, open_spiel, the Python ABI, the compiler and its flags."""
+        facts: dict[str, Any] = {
+            "format": CACHE_FORMAT,
+            "sources": ext.sources,
+            "macros": ext.define_macros,
+            # pip's build environments have random names: the open_spiel (a macro) and
+            # pybind11 versions stand for theirs; the source root itself does not matter.
+            "includes": [d if "pip-build-env" not in d else "" for d in ext.include_dirs[1:]],
+            "compile": ext.extra_compile_args,
+            "python": [sys.implementation.cache_tag, sysconfig.get_config_var("EXT_SUFFIX")],
+            "pybind11": metadata.version("pybind11"),
+            "compiler": getattr(self.compiler, "compiler_so", None),
+            "environment": [os.environ.get(name) for name in ("CC", "CXX", "CFLAGS", "CPPFLAGS")],
+        }
+        blob = json.dumps(facts, sort_keys=True, default=str).encode()
+        return hashlib.sha256(blob).hexdigest()[:24]
+
+    def build_extension(self, ext: Extension) -> None:
+        cache = _cache_root()
+        self._objects = cache / self._cache_key(ext) if cache else None
+        self._reused = 0
+        compile_one_by_one = self.compiler.compile
+        self.compiler.compile = self._parallel_compile()
+        try:
+            super().build_extension(ext)
+        finally:
+            self.compiler.compile = compile_one_by_one
+        if self._reused:
+            print(
+                f"starspiel: native engine unchanged, {self._reused} compiled files reused "
+                f"from {self._objects}",
+                file=sys.stderr,
+            )
+
+    def _compile_or_reuse(self, obj: str, compile_it: Any) -> None:
+        """Copies ``obj`` from the cache, or compiles it and caches it (best effort: an
+        unwritable cache only costs the next build)."""
+        relative = Path(obj).relative_to(self.build_temp).as_posix().replace("/", "_")
+        cached = self._objects / relative if self._objects else None
+        if cached is not None and cached.is_file():
+            shutil.copyfile(cached, obj)
+            self._reused += 1
+            return
+        compile_it()
+        if cached is None:
+            return
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=cached.parent, delete=False) as handle:
+                with open(obj, "rb") as built:
+                    shutil.copyfileobj(built, handle)
+            os.replace(handle.name, cached)
+        except OSError:
+            pass
+
+    def _parallel_compile(self) -> Any:
+        """distutils compiles one extension's sources one at a time: run them on
+        ``self.parallel`` threads, the largest first, each through the cache."""
+        compiler = self.compiler
+        jobs = int(self.parallel or 1)
+
+        def compile(sources, output_dir=None, macros=None, include_dirs=None, debug=False,
+                    extra_preargs=None, extra_postargs=None, depends=None):  # fmt: skip
+            macros, objects, extra, pp_opts, build = compiler._setup_compile(
+                output_dir, macros, include_dirs, sources, depends, extra_postargs
+            )
+            cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
+
+            def one(obj: str) -> None:
+                source, suffix = build[obj]
+                self._compile_or_reuse(
+                    obj, lambda: compiler._compile(obj, source, suffix, cc_args, extra, pp_opts)
+                )
+
+            by_size = sorted(objects, key=lambda obj: os.path.getsize(build[obj][0]))
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                list(pool.map(one, reversed(by_size)))
+            return objects
+
+        return compile
 
 
 NATIVE = Extension(
@@ -99,4 +231,5 @@ NATIVE = Extension(
     optional=True,
 )
 
-setup(ext_modules=[NATIVE], cmdclass={"build_ext": OptionalBuildExt})
+if __name__ == "__main__":  # pip and `python setup.py` run it so; tests import the helpers
+    setup(ext_modules=[NATIVE], cmdclass={"build_ext": OptionalBuildExt})

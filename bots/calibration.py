@@ -7,10 +7,17 @@ A calibration is a JSON file with the fitted model v_deep ~ a * v_shallow + b
    "models": [{"depth": 3, "reduction": 1, "a": 0.93, "b": 0.0,
                "sigma": 0.08, "r2": 0.9, "samples": 400}, ...]}
 
-Committed calibrations live in ``bots/calibrations/`` and are found by the
-canonical game string (short name plus every parameter, defaults included, so
-``pig`` and ``pig(winscore=100)`` share one file), so
-``make_bot("chanceprobcut", game, 0)`` works out of the box.
+Files are found by the canonical game string (short name plus every parameter,
+defaults included, so ``pig`` and ``pig(winscore=100)`` share one file). Which
+file a bot reads, first match wins:
+
+1. the file the user names (``calibration=<file>``);
+2. the user's own, in ``user_calibration_dir()`` (``$XDG_CACHE_HOME/starspiel/
+   calibrations``, default ``~/.cache/...``), where
+   ``experiments.probcut.calibrate --install`` writes: never into the package,
+   which may be a read-only site-packages;
+3. the committed ones shipped in ``bots/calibrations/``, so
+   ``make_bot("chanceprobcut", game, 0)`` works out of the box.
 """
 
 from __future__ import annotations
@@ -52,7 +59,22 @@ def calibration_filename(game: pyspiel.Game | str) -> str:
     return name + ".json"
 
 
+def user_calibration_dir() -> str:
+    """The per-user folder of calibrations made with ``calibrate --install``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "starspiel", "calibrations")
+
+
+def user_calibration_path(game: pyspiel.Game | str) -> str:
+    """Where ``calibrate --install`` puts ``game``'s calibration."""
+    return os.path.join(user_calibration_dir(), calibration_filename(game))
+
+
 def default_calibration_path(game: pyspiel.Game | str) -> str:
+    """The user's calibration of ``game`` where there is one, else the committed one's path."""
+    user = user_calibration_path(game)
+    if os.path.exists(user):
+        return user
     return os.path.join(CALIBRATION_DIR, calibration_filename(game))
 
 
@@ -64,10 +86,11 @@ def save_calibration(path: str, data: dict[str, Any]) -> None:
 
 
 def load_calibration(game: pyspiel.Game, path: str | None = None) -> dict[str, Any]:
+    looked = path or f"{user_calibration_path(game)} and {default_calibration_path(game)}"
     path = path or default_calibration_path(game)
     if not os.path.exists(path):
         raise ValueError(
-            f"no ChanceProbCut calibration for game '{game}' (looked for {path}); "
+            f"no ChanceProbCut calibration for game '{game}' (looked for {looked}); "
             f"make one with: {calibration_command(game)}  "
             f"or pass calibration=<file> to the bot"
         )

@@ -1,11 +1,12 @@
 """Loads the native engine, ``bots._native``, or says why it cannot run.
 
-The extension leaves OpenSpiel's and abseil's symbols unresolved: they are taken
-from the ``pyspiel.so`` already loaded, promoted to the global namespace here, so
-the engine and pyspiel share one game registry. A build is refused when it is
-stale: its sources changed since it was compiled (an editable checkout), or the
-installed open_spiel is not the one it was built against. ``pip install -e .``
-rebuilds it.
+The extension is linked against open_spiel's ``pyspiel.so`` and finds it through
+its rpath (setup.py), so the loader reuses the ``pyspiel.so`` Python has already
+loaded: the engine and pyspiel share one game registry, and nothing is promoted to
+the process's global symbol namespace. A build is refused when it is stale: its
+sources changed since it was compiled (an editable checkout), or the installed
+open_spiel is not the one it was built against. ``pip install -e .`` rebuilds it.
+``STARSPIEL_ENGINE=python`` runs the Python engine only, without a warning.
 
 Loading the extension also registers every ``make_bot`` name in OpenSpiel's bot
 registry as ``starspiel_<name>`` (bots/native/bot_registry.cc), so
@@ -16,10 +17,11 @@ calls it. ``import bots`` loads it.
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import importlib
+import importlib.util
 import os
+import re
 import warnings
 from importlib import metadata
 from pathlib import Path
@@ -53,11 +55,35 @@ def source_digest(root: Path = ROOT) -> str | None:
     return digest.hexdigest()
 
 
+def _linked_pyspiel(extension: str) -> str | None:
+    """The pyspiel.so the loader would give ``extension``: the first on its rpath (setup.py
+    writes it starting with ``$ORIGIN/..``), or None where the rpath names none."""
+    with open(extension, "rb") as handle:
+        found = re.search(rb"\$ORIGIN/\.\.[^\0]*", handle.read())
+    if found is None:
+        return None
+    for folder in found.group().decode(errors="replace").split(":"):
+        folder = folder.replace("$ORIGIN", os.path.dirname(os.path.abspath(extension)))
+        candidate = os.path.normpath(os.path.join(folder, "pyspiel.so"))
+        if os.path.exists(candidate):
+            return candidate
+    return None
+
+
 def _load() -> tuple[ModuleType | None, str | None]:
     if os.environ.get("STARSPIEL_ENGINE") == "python":
         return None, "STARSPIEL_ENGINE=python is set"
-    # Promote pyspiel's symbols so the extension resolves OpenSpiel and abseil from it.
-    ctypes.CDLL(pyspiel.__file__, mode=os.RTLD_NOLOAD | os.RTLD_GLOBAL)
+    spec = importlib.util.find_spec("bots._native")
+    if spec is None or spec.origin is None:
+        return None, f"the native engine is not built; {REBUILD}"
+    linked = _linked_pyspiel(spec.origin)
+    if linked is not None and not os.path.samefile(linked, pyspiel.__file__):
+        # Loading it would load a second OpenSpiel beside this one (a fatal error in its
+        # game registry): it was built in another Python environment.
+        return None, (
+            f"the native engine was built for another environment's {linked}, not this "
+            f"one's {pyspiel.__file__}; {REBUILD}"
+        )
     try:
         module = importlib.import_module("bots._native")
     except ImportError as error:

@@ -5,12 +5,59 @@ in pyproject.toml, and the ``slow`` marker is registered there too.
 The ``engine`` fixture runs a test once per search engine (``python``, ``native``);
 the native run is skipped with ``native_engine.problem()`` as the reason where the
 extension cannot run. Hypothesis tests parametrize with ``engines.ENGINES`` instead.
+
+A run whose native engine cannot load (not built, stale, built for another
+open_spiel) stops at session start with one line saying why and how to rebuild:
+a suite whose native cases all skipped would pass without testing what users run.
+``STARSPIEL_ENGINE=python`` opts out explicitly (machines without a compiler): the
+native cases then skip.
 """
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from engines import ENGINE_NAMES, skip_unless_runs
+
+from bots import calibration, native_engine
+
+OPT_OUT = "STARSPIEL_ENGINE=python"
+
+
+def engine_verdict() -> str | None:
+    """Why this run must not start, or None: the native engine loads, or is opted out."""
+    if os.environ.get("STARSPIEL_ENGINE") == "python":
+        return None
+    problem = native_engine.problem()
+    if problem is None:
+        return None
+    return f"starspiel: {problem}; or set {OPT_OUT} to test the Python engine only"
+
+
+# Engine parity and golden values: what must agree on every supported Python
+# (``-m parity``; .ci/run runs them on 3.12 and 3.13 besides the whole suite on 3.11).
+PARITY_MODULES = frozenset(
+    {
+        "test_search_golden_stats.py",
+        "test_evaluator_values.py",
+        "test_native_engine.py",
+        "test_native_evaluators.py",
+        "test_fair_mcts.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in PARITY_MODULES:
+            item.add_marker(pytest.mark.parity)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    verdict = engine_verdict()
+    if verdict is not None:
+        pytest.exit(verdict, returncode=3)
 
 
 @pytest.fixture(params=ENGINE_NAMES)
@@ -18,3 +65,13 @@ def engine(request: pytest.FixtureRequest) -> str:
     """``"python"`` or ``"native"``: pass it on as ``engine=``."""
     skip_unless_runs(request.param)
     return request.param
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_user_calibrations(tmp_path_factory: pytest.TempPathFactory):
+    """Bots in tests read the committed calibrations, never the ones this machine's user
+    installed (bots/calibration.py looks in the user's folder first)."""
+    empty = str(tmp_path_factory.mktemp("user_calibrations"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(calibration, "user_calibration_dir", lambda: empty)
+        yield empty

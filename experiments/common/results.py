@@ -91,7 +91,7 @@ def library_versions() -> dict[str, str | None]:
 def run_metadata() -> dict[str, Any]:
     """Provenance of this process: time, command line, Python, platform, versions, git."""
     return {
-        "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "argv": list(sys.argv),
         "python": sys.version.split()[0],
         "platform": platform.platform(),

@@ -50,7 +50,13 @@ _define.integer("positions", 50, "Sampled chance nodes.", lower_bound=1)
 _define.integer("seed", 0, "Seed of the position sampler.", lower_bound=0)
 _define.string("plies", "0-30", "Random decision moves before a sampled chance node: LOW-HIGH.")
 _define.string("out", None, "Output folder (default results/calibrate-<game>-<hash>).")
-_define.bool("install", False, "Also write the parameter file into bots/calibrations/.")
+_define.bool(
+    "install",
+    False,
+    "Also copy the parameter file to your calibrations folder (bots.calibration."
+    "user_calibration_dir(): $XDG_CACHE_HOME/starspiel/calibrations), where bots find it "
+    "before the committed one. Without it, pass calibration=<out>/calibration.json to the bot.",
+)
 _define.string("evaluator", "default", "Leaf evaluator (bots.evaluators name).")
 _define.integer("player", 0, "Point of view of the collected values.", lower_bound=0)
 _define.integer(
@@ -519,7 +525,7 @@ def run(
             player,
         )
     if install:
-        path = calibration.default_calibration_path(game)
+        path = calibration.user_calibration_path(game)
         calibration.save_calibration(path, data)
         if verbose:
             print(f"installed {path}")
