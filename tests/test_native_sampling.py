@@ -49,7 +49,9 @@ def test_seeding_and_outputs(seed: int) -> None:
 @given(SEED, st.text(max_size=40), st.integers(min_value=1, max_value=2**64 - 1))
 def test_below_any(seed: int, key: str, bound: int) -> None:
     generator = SplitMix64.seeded(seed, key)
-    assert native.splitmix_below(seed, key, bound, 30) == [generator.below(bound) for _ in range(30)]
+    assert native.splitmix_below(seed, key, bound, 30) == [
+        generator.below(bound) for _ in range(30)
+    ]
 
 
 @pytest.mark.parametrize("bound", [1, 2, 3, 6, 7, 2**32 + 1, 2**63 + 5, 2**64 - 1])
