@@ -34,6 +34,7 @@ from typing import Any
 
 import pyspiel
 
+from bots.counters import MCMS_STAT_KEYS
 from bots.keys import (
     KEY_FUNCTIONS,
     SAMPLING_KEY_FUNCTIONS,
@@ -46,10 +47,8 @@ from bots.keys import (
 )
 from bots.node import SearchNode
 from bots.options import SearchOptions, as_options
-from bots.search import STAT_KEYS, Searcher
+from bots.star import Searcher
 from games._rng import SplitMix64, seed_state
-
-MCMS_STAT_KEYS = STAT_KEYS + ("sampled_chance_nodes", "samples_drawn", "sample_reuses")
 
 # Draws kept per searcher so repeated visits (iterative deepening, probes) skip
 # chance_outcomes() (1 ms for yacht's 7,776 rolls); cleared when full.

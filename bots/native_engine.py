@@ -87,6 +87,9 @@ def native() -> ModuleType | None:
         if _problem is not None and os.environ.get("STARSPIEL_ENGINE") != "python":
             # pip hides a build's output: say it once where it matters, at first use.
             warnings.warn(f"starspiel: {_problem}; the Python engine runs", stacklevel=2)
+        elif _module is not None and _module.field_paths_problem() is not None:
+            # Built against an open_spiel whose private fields were not checked.
+            warnings.warn(f"starspiel: {_module.field_paths_problem()}", stacklevel=2)
     return _module
 
 

@@ -18,13 +18,13 @@ from typing import Any
 import pyspiel
 
 from bots import native_engine
+from bots.counters import MCMS_STAT_KEYS, STAT_KEYS
 from bots.evaluators import make_evaluator
 from bots.keys import default_key_function, history_key
-from bots.mcms import MCMS_STAT_KEYS, MCMSSearcher, canonical_text
-from bots.options import SearchOptions, as_options
-from bots.search import STAT_KEYS, LeafValueOutOfBounds, Searcher, SearchTimeout, search_bounds
-
-ENGINES = ("auto", "native", "python")
+from bots.mcms import MCMSSearcher, canonical_text
+from bots.options import ENGINES, SearchOptions, as_options
+from bots.searcher import LeafValueOutOfBounds, SearcherProtocol, SearchTimeout, search_bounds
+from bots.star import Searcher
 
 
 def is_cpp_game(game: pyspiel.Game) -> bool:
@@ -80,11 +80,6 @@ class NativeSearcher:
         )
         self.probing_factor = options.probes_per_child
         self.probing = options.probing
-        self.reachable_probes = options.study.reachable_probes
-        self.deeper_cutoffs = options.study.deeper_cutoffs
-        self.history_min_depth = options.history_min_depth
-        self.static_ordering = options.static_ordering
-        self.move_ordering = options.move_ordering
         self.probcut = options.probcut if options.algorithm == "chanceprobcut" else None
         self.samples = options.samples
         self.seed = options.seed
@@ -160,8 +155,9 @@ def native_settings(
     lower_bound: float,
     upper_bound: float,
 ) -> dict[str, Any]:
-    """The settings dict ``bots._native.Searcher`` reads, from the options and the
-    search's bounds (resolved from the evaluator as the Python engine does)."""
+    """The settings dict ``bots._native.Searcher`` reads: the options' native rows and
+    ``NATIVE_INPUTS`` (bots/options.py), the bounds resolved from the evaluator as the
+    Python engine does. The engine refuses a dict with a name missing or unknown."""
     cpp_game = is_cpp_game(game)
     positions = not cpp_game and hasattr(game.new_initial_state(), "search_position")
     if positions:
@@ -173,36 +169,24 @@ def native_settings(
         key_kind = "digest"
     else:
         key_kind = "python_state"
-    study = options.study
+    probcut = options.probcut if options.algorithm == "chanceprobcut" else None
     settings: dict[str, Any] = {
+        **options.native_settings(),
         "algorithm": options.name,
         "player": player,
         "lower_bound": lower_bound,
         "upper_bound": upper_bound,
-        "tt_size": options.tt_size,
-        "move_ordering": options.move_ordering,
-        "probing_factor": options.probes_per_child,
-        "probing": options.probing,
-        "reachable_probes": study.reachable_probes,
-        "deeper_cutoffs": study.deeper_cutoffs,
-        "reuse_probes": study.reuse_probes,
-        "history_min_depth": options.history_min_depth,
-        "static_ordering": options.static_ordering,
         "key_kind": key_kind,
+        "key_text": _position_key_text if positions else None,
+        "sampling_text": _position_sampling_text if positions else None,
         # In place (ApplyAction/UndoAction) only on C++ states: a Python game undoes nothing.
         "use_undo": cpp_game,
+        "probcut_reduction": probcut.reduction if probcut is not None else 0,
+        "probcut_t": probcut.t if probcut is not None else 0.0,
+        "probcut_models": probcut.native_models() if probcut is not None else {},
+        "samples": options.samples or 0,
+        "sampling_seed": options.seed,
     }
-    if positions:
-        settings["key_text"] = _position_key_text
-        settings["sampling_text"] = _position_sampling_text
-    if options.algorithm == "chanceprobcut" and options.probcut is not None:
-        probcut = options.probcut
-        settings["probcut_reduction"] = probcut.reduction
-        settings["probcut_t"] = probcut.t
-        settings["probcut_models"] = probcut.native_models()
-    if options.samples is not None:
-        settings["samples"] = options.samples
-        settings["sampling_seed"] = options.seed
     return settings
 
 
@@ -219,7 +203,7 @@ def _position_sampling_text(state: Any) -> str:
 
 def make_searcher(
     engine: str, game: pyspiel.Game, player: int, options: SearchOptions | str, **settings: Any
-) -> Any:
+) -> SearcherProtocol:
     """The searcher ``engine`` asks for (see the module docstring for ``auto``).
 
     ``options``, or an algorithm name and ``SearchOptions.create``'s settings.

@@ -31,7 +31,6 @@ from typing import NamedTuple
 
 import pyspiel
 
-from bots.keys import register_sampling_key
 from games import _common
 from games._common import CHANCE, TERMINAL
 from games._rng import SplitMix64
@@ -309,5 +308,3 @@ class BallardGame(_common.PositionGame):
 
 
 PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, BallardGame)
-# MCMS seeds its draws with the position's canonical text, on either twin.
-register_sampling_key(SHORT_NAME, BallardPosition.from_state)

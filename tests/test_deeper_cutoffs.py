@@ -43,8 +43,8 @@ def test_deeper_cutoffs_is_a_search_bot_parameter(engine):
     game = pyspiel.load_game("pig")
     for name in ("expectiminimax", "star2", "chanceprobcut", "mcms"):
         bot = bots.make_bot(f"{name}(deeper_cutoffs=true)", game, 0, engine=engine)
-        assert bot.searcher.deeper_cutoffs is True
+        assert bot.searcher.options.study.deeper_cutoffs is True
         assert bot.searcher.engine == engine
-    assert bots.make_bot("star2", game, 0).searcher.deeper_cutoffs is False
+    assert bots.make_bot("star2", game, 0).searcher.options.study.deeper_cutoffs is False
     with pytest.raises(ValueError, match="deeper_cutoffs must be true or false"):
         bots.make_bot("star2(deeper_cutoffs=1)", game, 0)

@@ -125,5 +125,5 @@ def test_fair_mcts_is_reproducible_from_its_seed(game_string):
 
 
 def test_fair_mcts_refuses_an_unknown_evaluator_clearly():
-    with pytest.raises(ValueError, match="mcts evaluator must be one of rollout, heuristic"):
+    with pytest.raises(ValueError, match="unknown evaluator 'zero'; accepted: rollout, heuristic"):
         bots.make_bot("mcts(evaluator=zero)", pyspiel.load_game("pig"), 0)

@@ -192,7 +192,7 @@ def test_mcts_refuses_intermediate_rewards_clearly():
     "spec, message",
     [
         ("mcts(solve=3)", "solve must be true or false"),
-        ("mcts(time_limit=0)", "time_limit must be > 0"),
+        ("mcts(time_limit=0)", "time_limit must be a number > 0 or none"),
         ("mcts(rollouts=0)", "rollouts must be an integer >= 1"),
         ("mcts(depth=3)", "unknown parameter"),
     ],

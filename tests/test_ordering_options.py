@@ -103,23 +103,32 @@ def test_bots_order_from_depth_1_by_default_only_where_it_paid():
         game = pyspiel.load_game(name)
         for spec in ("star2(max_depth=2)", "chanceprobcut(max_depth=2)"):
             bot = bots.make_bot(spec, game, 0)
-            assert bot.searcher.history_min_depth == expected, (name, spec)
-        assert bots.make_bot("expectiminimax(max_depth=2)", game, 0).searcher.history_min_depth == 2
+            assert bot.searcher.options.history_min_depth == expected, (name, spec)
+        assert (
+            bots.make_bot("expectiminimax(max_depth=2)", game, 0).searcher.options.history_min_depth
+            == 2
+        )
     dice = pyspiel.load_game("dice")
     bot = bots.make_bot("star2(max_depth=2,history_min_depth=3)", dice, 0)
-    assert bot.searcher.history_min_depth == 3
+    assert bot.searcher.options.history_min_depth == 3
 
 
 def test_bots_order_by_the_evaluator_by_default_in_backgammon_only():
     for name in ("backgammon", "pig", "dice", "einstein_wurfelt_nicht"):
         game = pyspiel.load_game(name)
         expected = name == "backgammon"
-        assert bots.make_bot("star2(max_depth=2)", game, 0).searcher.static_ordering is expected
+        assert (
+            bots.make_bot("star2(max_depth=2)", game, 0).searcher.options.static_ordering
+            is expected
+        )
         for other in ("expectiminimax", "chanceprobcut", "mcms"):
-            assert bots.make_bot(f"{other}(max_depth=2)", game, 0).searcher.static_ordering is False
+            assert (
+                bots.make_bot(f"{other}(max_depth=2)", game, 0).searcher.options.static_ordering
+                is False
+            )
     backgammon = pyspiel.load_game("backgammon")
     bot = bots.make_bot("star2(max_depth=2,static_ordering=false)", backgammon, 0)
-    assert bot.searcher.static_ordering is False
+    assert bot.searcher.options.static_ordering is False
     with pytest.raises(ValueError, match="static_ordering must be true or false"):
         bots.make_bot("star2(max_depth=2,static_ordering=2)", backgammon, 0)
 

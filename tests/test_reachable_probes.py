@@ -101,7 +101,7 @@ def test_chanceprobcut_with_reachable_probes_plays_the_same_moves_in_pig_with_fe
 def test_bot_spec_takes_reachable_probes_and_refuses_non_booleans(engine):
     game = pyspiel.load_game("pig")
     bot = bots.make_bot("star2(max_depth=2,reachable_probes=true)", game, 0, engine=engine)
-    assert bot.searcher.reachable_probes is True
+    assert bot.searcher.options.study.reachable_probes is True
     assert bot.searcher.engine == engine
     with pytest.raises(ValueError, match="reachable_probes must be true or false"):
         bots.make_bot("star2(max_depth=2,reachable_probes=3)", game, 0)
@@ -112,19 +112,24 @@ def test_star2_bot_defaults_per_game_and_the_spec_wins():
     backgammon = pyspiel.load_game("backgammon")
     dice = pyspiel.load_game("dice(n=4,k=3)")
     searcher = bots.make_bot("star2(max_depth=2)", pig, 0).searcher
-    assert (searcher.reachable_probes, searcher.probing_factor) == (True, 1)
+    assert (searcher.options.study.reachable_probes, searcher.probing_factor) == (True, 1)
     searcher = bots.make_bot("star2(max_depth=2)", backgammon, 0).searcher
-    assert (searcher.reachable_probes, searcher.probing_factor) == (False, 1)
+    assert (searcher.options.study.reachable_probes, searcher.probing_factor) == (False, 1)
     searcher = bots.make_bot("star2(max_depth=2)", dice, 0).searcher
-    assert (searcher.reachable_probes, searcher.probing_factor) == (False, 1)
+    assert (searcher.options.study.reachable_probes, searcher.probing_factor) == (False, 1)
     spec = "star2(max_depth=2,reachable_probes=false,probing_factor=2)"
     for game in (pig, backgammon):
         searcher = bots.make_bot(spec, game, 0).searcher
-        assert (searcher.reachable_probes, searcher.probing_factor) == (False, 2)
+        assert (searcher.options.study.reachable_probes, searcher.probing_factor) == (False, 2)
     # ChanceProbCut skips them in pig too; MCMS keeps Star2's own probing everywhere.
-    assert bots.make_bot("chanceprobcut(max_depth=2)", pig, 0).searcher.reachable_probes is True
+    assert (
+        bots.make_bot("chanceprobcut(max_depth=2)", pig, 0).searcher.options.study.reachable_probes
+        is True
+    )
     spec = "chanceprobcut(max_depth=2,reachable_probes=false)"
-    assert bots.make_bot(spec, pig, 0).searcher.reachable_probes is False
+    assert bots.make_bot(spec, pig, 0).searcher.options.study.reachable_probes is False
     searcher = bots.make_bot("chanceprobcut(max_depth=2)", backgammon, 0).searcher
-    assert searcher.reachable_probes is False
-    assert bots.make_bot("mcms(max_depth=2)", pig, 0).searcher.reachable_probes is False
+    assert searcher.options.study.reachable_probes is False
+    assert (
+        bots.make_bot("mcms(max_depth=2)", pig, 0).searcher.options.study.reachable_probes is False
+    )

@@ -6,6 +6,7 @@ import math
 
 import pyspiel
 
+from bots.arithmetic import ordered_sum
 from bots.evaluators.api import SHRINK, Evaluator, check_game_name
 from bots.evaluators.registry import register_evaluator
 
@@ -53,7 +54,7 @@ class BanqiEvaluator(Evaluator):
                 outcomes = state.chance_outcomes()
             else:
                 outcomes = state.child(board.find(b"?") // 2).chance_outcomes()
-            diff += hidden * sum(_BANQI_SIGNED[a] * p for a, p in outcomes)
+            diff += hidden * ordered_sum(_BANQI_SIGNED[a] * p for a, p in outcomes)
         return diff
 
     def _value(self, state):

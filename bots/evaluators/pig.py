@@ -8,6 +8,7 @@ from array import array
 import numpy as np
 import pyspiel
 
+from bots.arithmetic import ordered_sum
 from bots.evaluators.api import SHRINK, Evaluator, check_game_name
 from bots.evaluators.registry import register_evaluator
 
@@ -26,7 +27,7 @@ def _pig_points_per_turn(dice: int, piglet: bool) -> float:
             if t >= hold:
                 f[t] = float(t)
             else:
-                f[t] = sum(p * f[min(t + k, top)] for k, p in outcomes if k is not None)
+                f[t] = ordered_sum(p * f[min(t + k, top)] for k, p in outcomes if k is not None)
         best = max(best, f[0])
     return best
 

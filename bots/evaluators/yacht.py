@@ -7,6 +7,7 @@ from itertools import compress
 
 import pyspiel
 
+from bots.arithmetic import ordered_sum
 from bots.evaluators.api import SHRINK, Evaluator, check_game_name
 from bots.evaluators.registry import register_evaluator
 
@@ -45,7 +46,7 @@ class YachtEvaluator(Evaluator):
         self._used0 = 6 + rolls + 1 + 2  # start of player 0's used flags
         self._total0 = self._used0 + 24
         self._max_score = 305.0  # OpenSpiel's MaxPossibleScore
-        self._ev_total = sum(_YACHT_EXPECTED)
+        self._ev_total = ordered_sum(_YACHT_EXPECTED)
 
     def expectations(self, state) -> tuple[float, float, float, float, float]:
         """(total_0, total_1, expected rest_0, expected rest_1, categories left)."""
@@ -56,9 +57,9 @@ class YachtEvaluator(Evaluator):
         return (
             round(o[t] * self._max_score),
             round(o[t + 1] * self._max_score),
-            self._ev_total - sum(compress(_YACHT_EXPECTED, used[:12])),
-            self._ev_total - sum(compress(_YACHT_EXPECTED, used[12:])),
-            24.0 - sum(used),
+            self._ev_total - ordered_sum(compress(_YACHT_EXPECTED, used[:12])),
+            self._ev_total - ordered_sum(compress(_YACHT_EXPECTED, used[12:])),
+            24.0 - ordered_sum(used),
         )
 
     def _value(self, state):

@@ -752,8 +752,9 @@ std::unique_ptr<open_spiel::Bot> MakeNativeSearchBot(const std::string& algorith
   // sampled chance nodes) probe one successor per child unless told otherwise.
   const bool probes = algorithm == "star2" || algorithm == "chanceprobcut" || algorithm == "mcms";
   options.probing_factor = params.Int("probing_factor", probes ? 1 : 0, 0);
-  options.sequential_probing =
-      params.Choice("probing", {"cyclic", "sequential"}, "cyclic") == "sequential";
+  options.probing = params.Choice("probing", {"cyclic", "sequential"}, "cyclic") == "sequential"
+                        ? Probing::kSequential
+                        : Probing::kCyclic;
   if (algorithm == "chanceprobcut") {
     const std::optional<int> reduction = params.OptionalInt("R", 1);
     const double t = params.OptionalNumber("t", 0.0).value_or(kDefaultT);

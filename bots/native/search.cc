@@ -918,7 +918,7 @@ std::optional<double> Searcher::Probe(std::vector<Node>& children, const std::ve
     if (rounds == 1) {
       rank = 0;
       i = step;
-    } else if (options_.sequential_probing) {
+    } else if (options_.probing == Probing::kSequential) {
       i = step / rounds;
       rank = step % rounds;
     } else {

@@ -33,14 +33,21 @@ struct ProbCutModel {
   double mover_a = 1.0, mover_b = 0.0, mover_sigma = 0.0;
 };
 
-// Key kinds, as bots/search.py's _search_root chooses them.
+// Key kinds, as bots/native_search.py's native_settings names them (kKeyKindNames).
 enum class KeyKind {
   kDigest,       // history digests (bots/keys.py digest_key): no child lookups, no leaf store
   kScheme,       // the game's registered text key (pig, backgammon, ...)
   kPythonState,  // python_state_key: (history, player, str) of a Python-registered game
   kCallback,     // a Python game's position: SearchOptions::key_text, called back
 };
+inline constexpr const char* kKeyKindNames[] = {"digest", "scheme", "python_state", "callback"};
 
+// Star2.5's probing order, as bots/options.py's PROBING_ORDERS names them (kProbingNames).
+enum class Probing { kCyclic, kSequential };
+inline constexpr const char* kProbingNames[] = {"cyclic", "sequential"};
+
+// What the engine is told; bots/options.py declares each setting and documents it. The
+// defaults here matter only to C++ callers: bots._native.Searcher sets every member.
 struct SearchOptions {
   std::string algorithm = "star2";  // expectiminimax, star1, star2, chanceprobcut, mcms
   int player = 0;
@@ -49,7 +56,7 @@ struct SearchOptions {
   std::int64_t tt_size = 0;
   bool move_ordering = true;
   int probing_factor = 1;
-  bool sequential_probing = false;
+  Probing probing = Probing::kCyclic;
   bool reachable_probes = false;
   bool deeper_cutoffs = false;
   bool reuse_probes = true;
@@ -72,12 +79,28 @@ struct SearchOptions {
   std::uint64_t sampling_seed = 0;
 };
 
+// Every SearchOptions member, by the name bots._native.Searcher's settings dict gives it:
+// bots/options.py's native rows and NATIVE_INPUTS (tests/test_settings_table.py checks).
+// clang-format off
+#define STARSPIEL_SEARCH_SETTINGS(X)                                                  \
+  X(algorithm) X(player) X(lower_bound) X(upper_bound) X(tt_size) X(move_ordering)    \
+  X(probing_factor) X(probing) X(reachable_probes) X(deeper_cutoffs) X(reuse_probes)  \
+  X(history_min_depth) X(static_ordering) X(key_kind) X(key_text) X(sampling_text)    \
+  X(use_undo) X(probcut_reduction) X(probcut_t) X(probcut_models) X(samples)          \
+  X(sampling_seed)
+
+// The counters, as bots/counters.py declares and documents them (same names, same order).
+#define STARSPIEL_SEARCH_COUNTERS(X)                                                  \
+  X(nodes) X(leaves) X(evaluations) X(probe_nodes) X(tt_hits) X(cutoffs_alpha_beta)   \
+  X(cutoffs_star1) X(cutoffs_star2_probe) X(cutoffs_probcut) X(probcut_nodes)         \
+  X(probcut_researches) X(probe_reuses) X(sampled_chance_nodes) X(samples_drawn)      \
+  X(sample_reuses)
+// clang-format on
+
 struct Stats {
-  std::int64_t nodes = 0, leaves = 0, evaluations = 0, probe_nodes = 0, tt_hits = 0;
-  std::int64_t cutoffs_alpha_beta = 0, cutoffs_star1 = 0, cutoffs_star2_probe = 0;
-  std::int64_t cutoffs_probcut = 0, probcut_nodes = 0, probcut_researches = 0;
-  std::int64_t probe_reuses = 0;
-  std::int64_t sampled_chance_nodes = 0, samples_drawn = 0, sample_reuses = 0;
+#define STARSPIEL_DECLARE_COUNTER(name) std::int64_t name = 0;
+  STARSPIEL_SEARCH_COUNTERS(STARSPIEL_DECLARE_COUNTER)
+#undef STARSPIEL_DECLARE_COUNTER
 };
 
 // Thrown inside the tree when the deadline passes.

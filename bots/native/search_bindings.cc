@@ -4,10 +4,16 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
 #include "bots/native/bindings.h"
 #include "bots/native/evaluator.h"
 #include "bots/native/fast_moves.h"
 #include "bots/native/field_undo.h"
+#include "bots/native/internals_gate.h"
 #include "bots/native/search.h"
 
 namespace py = pybind11;
@@ -38,6 +44,94 @@ LeafFunction PythonLeaf(py::object evaluator) {
   };
 }
 
+// Each reads one setting into its SearchOptions member, by the member's type.
+template <class T>
+void ReadSetting(const py::handle& value, T* member) {
+  *member = value.cast<T>();
+}
+
+// A choice by its name in `names`, listed in the enum's order.
+template <class Enum, std::size_t N>
+void ReadChoice(const py::handle& value, const char* const (&names)[N], Enum* member) {
+  const auto name = value.cast<std::string>();
+  for (std::size_t i = 0; i < N; ++i) {
+    if (name == names[i]) {
+      *member = static_cast<Enum>(i);
+      return;
+    }
+  }
+  throw py::value_error("unknown native setting value '" + name + "'");
+}
+
+void ReadSetting(const py::handle& value, KeyKind* member) {
+  ReadChoice(value, kKeyKindNames, member);
+}
+
+void ReadSetting(const py::handle& value, Probing* member) {
+  ReadChoice(value, kProbingNames, member);
+}
+
+// A Python function of a state (none: no function). A Python game's state is a
+// Python object: the cast finds it, no copy.
+void ReadSetting(const py::handle& value,
+                 std::function<std::string(const open_spiel::State&)>* member) {
+  if (value.is_none()) return;
+  auto function = py::reinterpret_borrow<py::object>(value);
+  *member = [function](const open_spiel::State& state) {
+    return function(py::cast(&state, py::return_value_policy::reference)).cast<std::string>();
+  };
+}
+
+// ChanceProbCut's models by depth: [a, b, sigma] or [a, b, sigma, mover a, b, sigma].
+void ReadSetting(const py::handle& value, std::map<int, ProbCutModel>* member) {
+  for (auto item : value.cast<py::dict>()) {
+    const auto fields = item.second.cast<std::vector<double>>();
+    ProbCutModel model;
+    model.a = fields.at(0);
+    model.b = fields.at(1);
+    model.sigma = fields.at(2);
+    if (fields.size() == 6) {
+      model.has_mover = true;
+      model.mover_a = fields[3];
+      model.mover_b = fields[4];
+      model.mover_sigma = fields[5];
+    }
+    (*member)[item.first.cast<int>()] = model;
+  }
+}
+
+std::vector<std::string> SettingNames() {
+#define STARSPIEL_SETTING_NAME(name) #name,
+  return {STARSPIEL_SEARCH_SETTINGS(STARSPIEL_SETTING_NAME)};
+#undef STARSPIEL_SETTING_NAME
+}
+
+std::vector<std::string> CounterNames() {
+#define STARSPIEL_COUNTER_NAME(name) #name,
+  return {STARSPIEL_SEARCH_COUNTERS(STARSPIEL_COUNTER_NAME)};
+#undef STARSPIEL_COUNTER_NAME
+}
+
+// The options from bots/native_search.py's settings dict: every setting, nothing else.
+SearchOptions ReadOptions(const py::dict& settings) {
+  const std::vector<std::string> names = SettingNames();
+  for (auto item : settings) {
+    const auto name = item.first.cast<std::string>();
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      throw py::value_error("unknown native setting '" + name + "'");
+    }
+  }
+  SearchOptions o;
+#define STARSPIEL_READ_SETTING(name)                               \
+  if (!settings.contains(#name)) {                                 \
+    throw py::value_error("the native settings lack '" #name "'"); \
+  }                                                                \
+  ReadSetting(py::object(settings[#name]), &o.name);
+  STARSPIEL_SEARCH_SETTINGS(STARSPIEL_READ_SETTING)
+#undef STARSPIEL_READ_SETTING
+  return o;
+}
+
 class PySearcher {
  public:
   PySearcher(py::object game, const py::dict& options, py::object evaluator,
@@ -45,58 +139,7 @@ class PySearcher {
              bool release_gil)
       : release_gil_(release_gil) {
     auto cpp_game = game.cast<std::shared_ptr<const open_spiel::Game>>();
-    SearchOptions o;
-    o.algorithm = options["algorithm"].cast<std::string>();
-    o.player = options["player"].cast<int>();
-    o.lower_bound = options["lower_bound"].cast<double>();
-    o.upper_bound = options["upper_bound"].cast<double>();
-    o.tt_size = options["tt_size"].cast<std::int64_t>();
-    o.move_ordering = options["move_ordering"].cast<bool>();
-    o.probing_factor = options["probing_factor"].cast<int>();
-    o.sequential_probing = options["probing"].cast<std::string>() == "sequential";
-    o.reachable_probes = options["reachable_probes"].cast<bool>();
-    o.deeper_cutoffs = options["deeper_cutoffs"].cast<bool>();
-    o.reuse_probes = options["reuse_probes"].cast<bool>();
-    o.history_min_depth = options["history_min_depth"].cast<int>();
-    o.static_ordering = options["static_ordering"].cast<bool>();
-    const std::string key_kind = options["key_kind"].cast<std::string>();
-    o.key_kind = key_kind == "scheme"         ? KeyKind::kScheme
-                 : key_kind == "python_state" ? KeyKind::kPythonState
-                 : key_kind == "callback"     ? KeyKind::kCallback
-                                              : KeyKind::kDigest;
-    if (o.key_kind == KeyKind::kCallback) {
-      // A Python game's state is a Python object: the cast finds it, no copy.
-      auto text_of = [](py::object function) {
-        return [function](const open_spiel::State& state) {
-          return function(py::cast(&state, py::return_value_policy::reference)).cast<std::string>();
-        };
-      };
-      o.key_text = text_of(options["key_text"]);
-      o.sampling_text = text_of(options["sampling_text"]);
-    }
-    if (options.contains("use_undo")) o.use_undo = options["use_undo"].cast<bool>();
-    if (options.contains("probcut_reduction")) {
-      o.probcut_reduction = options["probcut_reduction"].cast<int>();
-      o.probcut_t = options["probcut_t"].cast<double>();
-      for (auto item : options["probcut_models"].cast<py::dict>()) {
-        const auto fields = item.second.cast<std::vector<double>>();
-        ProbCutModel model;
-        model.a = fields.at(0);
-        model.b = fields.at(1);
-        model.sigma = fields.at(2);
-        if (fields.size() == 6) {
-          model.has_mover = true;
-          model.mover_a = fields[3];
-          model.mover_b = fields[4];
-          model.mover_sigma = fields[5];
-        }
-        o.probcut_models[item.first.cast<int>()] = model;
-      }
-    }
-    if (options.contains("samples")) {
-      o.samples = options["samples"].cast<int>();
-      o.sampling_seed = options["sampling_seed"].cast<std::uint64_t>();
-    }
+    SearchOptions o = ReadOptions(options);
     LeafFunction leaf;
     if (!native_evaluator.empty()) {
       std::shared_ptr<Evaluator> native = MakeEvaluator(native_evaluator, *cpp_game);
@@ -140,21 +183,9 @@ class PySearcher {
   py::dict StatsDict() const {
     const Stats& s = searcher_->stats();
     py::dict d;
-    d["nodes"] = s.nodes;
-    d["leaves"] = s.leaves;
-    d["evaluations"] = s.evaluations;
-    d["probe_nodes"] = s.probe_nodes;
-    d["tt_hits"] = s.tt_hits;
-    d["cutoffs_alpha_beta"] = s.cutoffs_alpha_beta;
-    d["cutoffs_star1"] = s.cutoffs_star1;
-    d["cutoffs_star2_probe"] = s.cutoffs_star2_probe;
-    d["cutoffs_probcut"] = s.cutoffs_probcut;
-    d["probcut_nodes"] = s.probcut_nodes;
-    d["probcut_researches"] = s.probcut_researches;
-    d["probe_reuses"] = s.probe_reuses;
-    d["sampled_chance_nodes"] = s.sampled_chance_nodes;
-    d["samples_drawn"] = s.samples_drawn;
-    d["sample_reuses"] = s.sample_reuses;
+#define STARSPIEL_STAT_ITEM(name) d[#name] = s.name;
+    STARSPIEL_SEARCH_COUNTERS(STARSPIEL_STAT_ITEM)
+#undef STARSPIEL_STAT_ITEM
     return d;
   }
 
@@ -259,6 +290,59 @@ void BindSearch(py::module_& m) {
       py::arg("state"),
       "The moves at a state whose application by the engine differs from the game's "
       "ApplyAction in any field (None where the engine has no apply of its own), for tests.");
+  m.def(
+      "fast_restore_mismatches",
+      [](py::handle state) -> py::object {
+        const auto* cpp_state = state.cast<const open_spiel::State*>();
+        const FieldRestorer* restorer =
+            FindFieldRestorer(cpp_state->GetGame()->GetType().short_name, *cpp_state);
+        if (restorer == nullptr) return py::none();
+        return py::cast(FastRestoreMismatches(*restorer, *cpp_state));
+      },
+      py::arg("state"),
+      "The moves at a state after which the engine's field restorer does not give back the "
+      "game's child and then the state (None where the engine has no restorer), for tests.");
+  m.def(
+      "fast_paths",
+      [](py::handle state) {
+        const auto* cpp_state = state.cast<const open_spiel::State*>();
+        const std::string game = cpp_state->GetGame()->GetType().short_name;
+        std::vector<std::string> paths;
+        const FieldRestorer* restorer = FindFieldRestorer(game, *cpp_state);
+        if (restorer != nullptr) paths.push_back("restore");
+        if (restorer != nullptr && restorer->apply != nullptr) paths.push_back("apply");
+        if (FastMovesFor(game) != nullptr) paths.push_back("moves");
+        if (FastPlayerFor(game) != nullptr) paths.push_back("player");
+        const KeyScheme* scheme = FindKeyScheme(game);
+        if (scheme != nullptr && scheme->fields_key && scheme->fields_apply(*cpp_state)) {
+          paths.push_back("key");
+        }
+        return paths;
+      },
+      py::arg("state"),
+      "The engine's own ways through a state's game instead of the public State API: "
+      "restore, apply, moves, player, key (for tests).");
+  m.def("field_paths", &FieldPathsOn,
+        "Whether the fast paths that read OpenSpiel's private fields run (internals_gate.h); "
+        "searchers and evaluators made from now on follow it.");
+  m.def(
+      "field_paths_problem",
+      []() -> py::object {
+        const std::string problem = FieldPathsProblem();
+        if (problem.empty()) return py::none();
+        return py::str(problem);
+      },
+      "Why those fast paths are off against another open_spiel (one line), or None.");
+  m.def("configure_field_paths", &ConfigureFieldPaths, py::arg("open_spiel_version"),
+        py::arg("wanted"),
+        "Decides again whether those fast paths run, as for an engine built against "
+        "`open_spiel_version`, and only if `wanted` (for tests; STARSPIEL_FIELD_PATHS=off "
+        "turns them off at import).");
+  m.attr("FIELD_PATHS_OPEN_SPIEL_VERSION") = FieldPathsCheckedVersion();
+  m.def("setting_names", &SettingNames,
+        "The names the settings dict of Searcher must hold (bots/options.py declares them).");
+  m.def("counter_names", &CounterNames,
+        "The counters of Searcher.stats(), in order (bots/counters.py declares them).");
   m.def("monotonic_seconds", &MonotonicSeconds,
         "CLOCK_MONOTONIC seconds, the clock of time.perf_counter() and of the deadline.");
 }

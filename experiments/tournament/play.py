@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from bots.arithmetic import ordered_sum
 from experiments.common.games import load_game
 from experiments.common.measure import TimedGame, TimedMove
 from experiments.common.runner import TaskTimeout
@@ -68,7 +69,7 @@ class ChanceStream:
 
 def outcome_for(u: float, outcomes: Sequence[tuple[int, float]]) -> int:
     """Inverse-CDF map of u in [0, 1) through the outcomes in their given order."""
-    total = sum(p for _, p in outcomes)
+    total = ordered_sum(p for _, p in outcomes)  # as acc adds below, so acc ends at total
     x = u * total
     acc = 0.0
     for action, prob in outcomes:
