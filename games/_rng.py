@@ -4,7 +4,7 @@ Ballard's random trees (games/ballard_tree.py) and MCMS's draws (bots/mcms.py) u
 it, and the C++ engine has the same generator (bots/native/splitmix.h), so both
 engines build the same trees and draw the same outcomes. Everything is written out
 here, in integer and double arithmetic that Python and C++ do alike, so that a paper
-can restate it (docs/random_numbers.md):
+can restate it (docs/guide/random_numbers.md):
 
 * SplitMix64 (Steele, Lea, Flood 2014): a 64-bit state; each output adds the
   golden gamma to the state and returns ``mix64`` of it.

@@ -3,7 +3,7 @@
 The expected numbers come from the reference definitions, not from this code: SplitMix64's
 published test vector (Vigna's splitmix64.c seeded with 1234567, as Java's
 SplittableRandom), FNV-1a 64's published vectors, and for the seeding a separate C
-program written from docs/random_numbers.md. Both engines must reproduce them.
+program written from docs/guide/random_numbers.md. Both engines must reproduce them.
 """
 
 from __future__ import annotations

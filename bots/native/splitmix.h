@@ -1,5 +1,5 @@
 // The one random generator of both engines: SplitMix64 seeded by (seed, key), the
-// C++ twin of games/_rng.py (its docstrings and docs/random_numbers.md define it).
+// C++ twin of games/_rng.py (its docstrings and docs/guide/random_numbers.md define it).
 // Ballard's random trees and MCMS's draws use it, so both engines build the same
 // trees and draw the same outcomes.
 #ifndef STARSPIEL_BOTS_NATIVE_SPLITMIX_H_
