@@ -233,7 +233,6 @@ NATIVE = Extension(
         "-Wno-unused-parameter",
         "-Wno-sign-compare",
         "-Wno-missing-field-initializers",
-        "-Wno-psabi",  # pyrandom.cc's AVX lambdas: an ABI note for calls no other code makes
     ],
     optional=True,
 )

@@ -4,10 +4,10 @@
 the Python one on Python-registered games) and a seeded uniform random bot.
 
 ``import bots`` also loads the native engine where it is built, which registers
-its C++ search bots with OpenSpiel: ``pyspiel.load_bot("starspiel_star2", game,
-player, {"max_depth": 3})`` (likewise ``starspiel_expectiminimax``,
-``starspiel_star1``, ``starspiel_chanceprobcut``, ``starspiel_mcms``; make_bot's
-parameters). ``bots.register_native_bots()`` returns their names, or raises a
+make_bot's bots with OpenSpiel: ``pyspiel.load_bot("starspiel_star2", game,
+player, {"max_depth": 3})`` is ``make_bot("star2", game, player, max_depth=3)``
+(likewise ``starspiel_<name>`` for every make_bot name).
+``bots.register_native_bots()`` returns their names, or raises a
 RuntimeError saying why the engine cannot run here.
 """
 

@@ -3,7 +3,7 @@
 Both engines count the same events at the same places; these rows name them.
 ``STAT_KEYS`` (every searcher's ``stats()``), ``MCMS_STAT_KEYS``, the native
 engine's list (``bots._native.counter_names()``, compared by
-tests/test_settings_table.py) and docs/engine.md's table derive from them.
+tests/test_settings_table.py) and docs/guide/bots.md's table derive from them.
 Counters are plain integers incremented where the event happens; nothing is
 estimated.
 """

@@ -9,8 +9,7 @@ exactness.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pyspiel
@@ -65,7 +64,7 @@ def extend_digest(digest: int, action: int) -> int:
 def history_digest(history: Iterable[int]) -> int:
     digest = 0
     for action in history:
-        digest = (digest * DIGEST_MULTIPLIER + action + 1) % DIGEST_MODULUS
+        digest = extend_digest(digest, action)
     return digest
 
 
@@ -101,16 +100,15 @@ class HistoryDigestNode:
         return self.state.returns()
 
     def child(self, action: int) -> HistoryDigestNode:
-        return HistoryDigestNode(
-            self.state.child(action),
-            (self.digest * DIGEST_MULTIPLIER + action + 1) % DIGEST_MODULUS,
-        )
+        return HistoryDigestNode(self.state.child(action), extend_digest(self.digest, action))
 
     def to_state(self) -> Any:
         return self.state
 
 
-digest_key: KeyFunction = operator.attrgetter("digest")
+def digest_key(node: HistoryDigestNode) -> Hashable:
+    """The key of a node that carries its history's digest."""
+    return node.digest
 
 
 def python_state_key(state: Any) -> Hashable:
@@ -149,15 +147,32 @@ KEY_FUNCTIONS: dict[str, KeyFunction] = {
     "ballard_tree": custom_game_key,
 }
 
-# MCMS's sampling keys where a game's table key is not the key its draws are
-# seeded with: the games in games/ register the position of a C++ twin's state,
-# so draws are seeded with the same canonical text on either twin.
-SAMPLING_KEY_FUNCTIONS: dict[str, KeyFunction] = {}
+
+class TwinSamplingKeys(Mapping[str, KeyFunction]):
+    """MCMS's sampling keys for the C++ twins of the games in games/, by short name.
+
+    A twin's state is keyed in the table by its string (``custom_game_key``), but its
+    draws are seeded with the Python position rebuilt from it, so they are the same
+    on either twin: the position class's ``from_state``, which every Python game of
+    games/ offers as ``position_class``. Looked up in ``games.PYTHON_GAMES`` when
+    asked for: games/ knows nothing of bots, and importing this module registers no game.
+    """
+
+    def __getitem__(self, short_name: str) -> KeyFunction:
+        if KEY_FUNCTIONS.get(short_name) is not custom_game_key:
+            raise KeyError(short_name)
+        import games  # noqa: PLC0415 - registers the games; only when a key is asked for
+
+        return games.PYTHON_GAMES[short_name].position_class.from_state
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, key_fn in KEY_FUNCTIONS.items() if key_fn is custom_game_key)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
-def register_sampling_key(short_name: str, key_fn: KeyFunction) -> None:
-    """Seeds MCMS's draws in pyspiel states of ``short_name`` with ``key_fn(state)``."""
-    SAMPLING_KEY_FUNCTIONS[short_name] = key_fn
+SAMPLING_KEY_FUNCTIONS: Mapping[str, KeyFunction] = TwinSamplingKeys()
 
 
 def default_key_function(game: pyspiel.Game) -> KeyFunction:

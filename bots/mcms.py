@@ -29,8 +29,6 @@ Choices (the paper's abstract leaves them open):
 
 from __future__ import annotations
 
-import hashlib
-import random
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -49,7 +47,8 @@ from bots.keys import (
 )
 from bots.node import SearchNode
 from bots.options import SearchOptions, as_options
-from bots.search import Searcher
+from bots.star import Searcher
+from games._rng import SplitMix64, seed_state
 
 # Draws kept per searcher so repeated visits (iterative deepening, probes) skip
 # chance_outcomes() (1 ms for yacht's 7,776 rolls); cleared when full.
@@ -72,21 +71,19 @@ def canonical_text(key: Any) -> str:
 
 
 def sampling_seed(seed: int, key: Any) -> int:
-    """The generator seed of a chance node: ``seed`` and a stable hash of its key."""
-    digest = hashlib.blake2b(canonical_text(key).encode(), digest_size=8).digest()
-    return (int(seed) << 64) | int.from_bytes(digest, "little")
+    """The generator state of a chance node: ``seed`` and the canonical text of its key."""
+    return seed_state(seed, canonical_text(key))
 
 
 def draw_outcomes(
-    outcomes: Sequence[tuple[int, float]], samples: int, seed: int
+    outcomes: Sequence[tuple[int, float]], samples: int, state: int
 ) -> list[tuple[int, float]]:
-    """``samples`` draws with replacement, merged: (action, count / samples) per
-    distinct outcome, most drawn first, ties in order of first draw."""
-    actions = [action for action, _ in outcomes]
+    """``samples`` draws with replacement by SplitMix64(state), merged: (action,
+    count / samples) per distinct outcome, most drawn first, ties in order of first draw."""
     weights = [prob for _, prob in outcomes]
-    draws = random.Random(seed).choices(actions, weights=weights, k=samples)
+    drawn = SplitMix64(state).choices(weights, samples)
     counts: dict[int, int] = {}
-    for action in draws:
+    for action in (outcomes[index][0] for index in drawn):
         counts[action] = counts.get(action, 0) + 1
     merged = sorted(counts.items(), key=lambda item: -item[1])  # stable: first draws first
     return [(action, count / samples) for action, count in merged]
@@ -138,7 +135,7 @@ class MCMSSearcher(Searcher):
             return self._sampling_fn(node)
         if key_fn is pig_key:
             # Pig's table key is its bare string; its draws are seeded by the
-            # (player, string) key, so the sampled trees stay those of docs/mcms.md.
+            # (player, string) key, so the sampled trees stay those of docs/guide/mcms.md.
             return string_key(node)
         if key_fn is digest_key or key_fn is history_key:
             if isinstance(node, HistoryDigestNode):

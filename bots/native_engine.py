@@ -8,11 +8,11 @@ sources changed since it was compiled (an editable checkout), or the installed
 open_spiel is not the one it was built against. ``pip install -e .`` rebuilds it.
 ``STARSPIEL_ENGINE=python`` runs the Python engine only, without a warning.
 
-Loading the extension also registers the native search bots in OpenSpiel's bot
-registry (bots/native/bot.h): ``starspiel_expectiminimax``, ``starspiel_star1``,
-``starspiel_star2``, ``starspiel_chanceprobcut`` and ``starspiel_mcms``, so
+Loading the extension also registers every ``make_bot`` name in OpenSpiel's bot
+registry as ``starspiel_<name>`` (bots/native/bot_registry.cc), so
 ``pyspiel.load_bot("starspiel_star2", game, player, {"max_depth": 3})`` and any
-OpenSpiel code that loads bots by name get a C++ bot. ``import bots`` loads it.
+OpenSpiel code that loads bots by name get ``make_bot``'s bot, as a C++ bot that
+calls it. ``import bots`` loads it.
 """
 
 from __future__ import annotations
@@ -113,6 +113,9 @@ def native() -> ModuleType | None:
         if _problem is not None and os.environ.get("STARSPIEL_ENGINE") != "python":
             # pip hides a build's output: say it once where it matters, at first use.
             warnings.warn(f"starspiel: {_problem}; the Python engine runs", stacklevel=2)
+        elif _module is not None and _module.field_paths_problem() is not None:
+            # Built against an open_spiel whose private fields were not checked.
+            warnings.warn(f"starspiel: {_module.field_paths_problem()}", stacklevel=2)
     return _module
 
 
@@ -126,7 +129,7 @@ NATIVE_BOT_PREFIX = "starspiel_"
 
 
 def register_native_bots() -> list[str]:
-    """Loads the extension, whose bots OpenSpiel then knows; returns their names.
+    """Loads the extension, whose registry entries OpenSpiel then knows; returns their names.
 
     Raises a RuntimeError saying why where the native engine cannot run.
     """

@@ -23,7 +23,8 @@ from bots.evaluators import make_evaluator
 from bots.keys import default_key_function, history_key
 from bots.mcms import MCMSSearcher, canonical_text
 from bots.options import ENGINES, SearchOptions, as_options
-from bots.search import LeafValueOutOfBounds, Searcher, SearchTimeout, search_bounds
+from bots.searcher import LeafValueOutOfBounds, SearcherProtocol, SearchTimeout, search_bounds
+from bots.star import Searcher
 
 
 def is_cpp_game(game: pyspiel.Game) -> bool:
@@ -202,7 +203,7 @@ def _position_sampling_text(state: Any) -> str:
 
 def make_searcher(
     engine: str, game: pyspiel.Game, player: int, options: SearchOptions | str, **settings: Any
-) -> Any:
+) -> SearcherProtocol:
     """The searcher ``engine`` asks for (see the module docstring for ``auto``).
 
     ``options``, or an algorithm name and ``SearchOptions.create``'s settings.

@@ -10,7 +10,7 @@ bot's). Everything else derives from them: the checks and their messages
 per-game defaults (``GAME_DEFAULTS``), the settings the native engine receives
 (``SearchOptions.native_settings`` and ``NATIVE_INPUTS``, compared with the C++
 list by tests/test_settings_table.py) and the parameter tables of
-docs/engine.md (``python -m bots.settings_docs``).
+docs/guide/bots.md (``python -m bots.settings_docs``).
 
 ``SearchOptions`` is frozen and checks itself when built, so a bad value is
 refused with the option's name, what was given and what is accepted, whichever
@@ -186,14 +186,14 @@ class StudySwitches:
                 ("pig",),
                 True,
                 "hopeless probes skipped: about half the CPU at depth 7 "
-                "(docs/benchmark_archive_time_to_depth.md#time-to-depth-measured)",
+                "(docs/guide/bots.md#per-game-defaults-and-why)",
             ),
             GameDefault(
                 ("chanceprobcut",),
                 ("pig",),
                 True,
                 "hopeless probes skipped: 24-67% less CPU at depths 6-9, same moves "
-                "(docs/benchmark_archive_pruning.md#chanceprobcut-in-pig-reachable-probes)",
+                "(docs/guide/bots.md#per-game-defaults-and-why)",
             ),
         ),
     )
@@ -202,10 +202,7 @@ class StudySwitches:
         _check_fields(self, "study")
 
 
-_ORDERING_SECTION = (
-    "docs/benchmark_archive_pruning.md"
-    "#move-ordering-history-from-depth-1-and-ordering-by-the-evaluator"
-)
+_ORDERING_SECTION = "docs/guide/bots.md#per-game-defaults-and-why"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -413,8 +410,8 @@ def native_setting_names() -> tuple[str, ...]:
 
 
 # ChanceProbCut's t where no per-game default sets one: in backgammon t changes neither
-# speed nor depth (docs/probcut.md#choosing-t-by-strength-and-speed-every-calibrated-game).
-_T_SECTION = "docs/probcut.md#choosing-t-by-strength-and-speed-every-calibrated-game"
+# speed nor depth (docs/guide/chanceprobcut.md#choosing-t).
+_T_SECTION = "docs/guide/chanceprobcut.md#choosing-t"
 
 BOT_SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -485,7 +482,7 @@ BOT_SETTINGS: tuple[Setting, ...] = (
         "t",
         "number",
         1.5,
-        f"ChanceProbCut's confidence ([how t was chosen]({_T_SECTION.removeprefix('docs/')}))",
+        f"ChanceProbCut's confidence ([how t was chosen]({_T_SECTION.removeprefix('docs/guide/')}))",
         ("chanceprobcut",),
         "calibration",
         minimum=0,
@@ -609,7 +606,7 @@ def _game_defaults() -> dict[str, dict[str, dict[str, Any]]]:
 # Per bot and game, settings that made the bot complete its depths sooner; a spec's own
 # parameters still win, and the engine's defaults stay off so the studies' counts stay.
 # One reason each, in the rows' game_defaults. (No probing factor k > 1 paid in any game:
-# docs/benchmark_archive_time_to_depth.md#time-to-depth-measured.)
+# docs/guide/bots.md#per-game-defaults-and-why.)
 GAME_DEFAULTS: Mapping[str, Mapping[str, Mapping[str, Any]]] = _game_defaults()
 
 

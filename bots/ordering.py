@@ -1,8 +1,7 @@
 """Move ordering at decision nodes: the table's move, the history heuristic, static values.
 
 Ordering never changes a value, only how soon alpha-beta and the Star2 probes
-cut. The searcher binds ``ordered_actions`` and ``reward`` once, so a node pays
-no more for them than for methods of its own.
+cut.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ class MoveOrdering:
     The table's best move goes first. The history heuristic then sorts the
     moves from ``history_min_depth`` up: at depth 1 sorting costs about what
     the cuts save in most games; where an action means the same move in every
-    position (dice, einstein) the bots order there too (docs/benchmark.md).
+    position (dice, einstein) the bots order there too (docs/guide/bots.md, "Per-game defaults").
     With ``static_ordering``, where the table knows no move (a node the
     previous iteration pruned), moves at depth >= 2 are ordered by the value
     of the position after them, as Hauk et al. ordered backgammon moves by
@@ -40,7 +39,7 @@ class MoveOrdering:
         self.history_min_depth = options.history_min_depth
         self.static_ordering = options.static_ordering
         self._value_after = value_after  # a child's terminal or frontier value
-        # Per player, minus the score of each action: a C-level sort key.
+        # Per player, the history score of each action.
         self._history = [[0] * game.num_distinct_actions() for _ in range(game.num_players())]
         self._history_rewarded = False
 
@@ -51,8 +50,9 @@ class MoveOrdering:
         if not self.enabled:
             return actions
         if depth >= self.history_min_depth and len(actions) > 1 and self._history_rewarded:
-            # Negated scores in a list: a C-level sort key, ties in legal order.
-            actions = sorted(actions, key=self._history[player].__getitem__)
+            # Highest score first; ties keep their legal order (the sort is stable).
+            scores = self._history[player]
+            actions = sorted(actions, key=lambda action: -scores[action])
         if tt_move is not None and len(actions) > 1 and tt_move in actions:
             if actions[0] != tt_move:
                 actions = list(actions)  # a game may hand out a cached tuple
@@ -64,7 +64,7 @@ class MoveOrdering:
 
     def reward(self, player: int, action: int, depth: int) -> None:
         """Credits the best move of a node searched to ``depth``."""
-        self._history[player][action] -= depth * depth
+        self._history[player][action] += depth * depth
         self._history_rewarded = True
 
     def _statically_ordered(self, node: SearchNode, player: int, actions: Sequence[int]) -> list:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from bots.search import Searcher, SearchTimeout
+from bots.searcher import SearcherProtocol, SearchTimeout
 
 # Deepest iteration tried under a time limit when no max_depth is given.
 DEFAULT_DEPTH_CAP = 100
@@ -31,7 +31,7 @@ class SearchBot(pyspiel.Bot):
         self,
         game: pyspiel.Game,
         player_id: int,
-        searcher: Searcher,
+        searcher: SearcherProtocol,
         max_depth: int | None,
         time_limit: float | None,
         seed: int | None = None,
@@ -48,7 +48,7 @@ class SearchBot(pyspiel.Bot):
         self.last_search: dict[str, Any] = {}
 
     @property
-    def searcher(self) -> Searcher:
+    def searcher(self) -> SearcherProtocol:
         return self._searcher
 
     def player_id(self) -> int:

@@ -26,7 +26,7 @@ from bots.options import (
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 # The pages that hold generated tables.
-PAGES = ("engine.md", "mcms.md")
+PAGES = ("guide/bots.md", "guide/mcms.md")
 
 
 def _value(value: Any) -> str:

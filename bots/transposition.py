@@ -73,10 +73,9 @@ class TranspositionTable:
 
     def store_leaf(self, key: Hashable, value: float) -> None:
         """Caches a frontier value; callers store a key only once (after a miss)."""
-        leaf_values = self.leaf_values
-        if len(leaf_values) >= self.capacity:
-            del leaf_values[self._leaf_order.popleft()]
-        leaf_values[key] = value
+        if len(self.leaf_values) >= self.capacity:
+            del self.leaf_values[self._leaf_order.popleft()]
+        self.leaf_values[key] = value
         self._leaf_order.append(key)
 
     def get(self, key: Hashable) -> tuple | None:
@@ -85,31 +84,27 @@ class TranspositionTable:
     def store(
         self, key: Hashable, depth: int, lower: float, upper: float, move: int | None
     ) -> None:
-        entries = self.entries
-        if key not in entries:
-            if len(entries) >= self.capacity:
+        if key not in self.entries:
+            if len(self.entries) >= self.capacity:
                 self._evict()
             if depth >= self.DEEP and self.deep_capacity:
-                deep = self._deep_order
-                if len(deep) >= self.deep_capacity:
+                if len(self._deep_order) >= self.deep_capacity:
                     # The oldest deep entry ages on among the shallow ones.
-                    self._shallow_order.append(deep.popleft())
-                deep.append(key)
+                    self._shallow_order.append(self._deep_order.popleft())
+                self._deep_order.append(key)
             else:
                 self._shallow_order.append(key)
-        entries[key] = (depth, lower, upper, move, self.generation)
+        self.entries[key] = (depth, lower, upper, move, self.generation)
 
     def _evict(self) -> None:
         """Drops one entry: the oldest shallow one, else the oldest deep one."""
-        entries, shallow, deep = self.entries, self._shallow_order, self._deep_order
-        deep_limit, deep_depth = self.deep_capacity, self.DEEP
-        while shallow:
-            key = shallow.popleft()
-            if entries[key][DEPTH] >= deep_depth and len(deep) < deep_limit:
-                deep.append(key)  # re-stored deeper since: it joins the deep entries
+        while self._shallow_order:
+            key = self._shallow_order.popleft()
+            if self.entries[key][DEPTH] >= self.DEEP and len(self._deep_order) < self.deep_capacity:
+                self._deep_order.append(key)  # re-stored deeper since: it joins the deep ones
                 continue
-            del entries[key]
+            del self.entries[key]
             self.evictions += 1
             return
-        del entries[deep.popleft()]
+        del self.entries[self._deep_order.popleft()]
         self.evictions += 1

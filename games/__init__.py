@@ -10,22 +10,25 @@ Python games are registered only where it is not (or ``STARSPIEL_ENGINE=python``
 Either way the Python game classes and positions stay importable: a Python
 state's ``search_position()`` returns an immutable, hashable fast-path
 position with named fields (see games/_common.py), and each position class
-rebuilds itself from a C++ twin's state (``from_state``). The games'
+rebuilds itself from a C++ twin's state (``from_state``; bots' evaluators and
+MCMS's sampling keys find it as the game class's ``position_class``). The games'
 evaluators live with the others in ``bots/evaluators/``; games know nothing of
-them.
+them, nor of anything else in bots (tests/test_layering.py).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
 import pyspiel
 
-from bots import native_engine
-
-# Before the game modules: their Python games register only where no C++ twin did.
-native_engine.native()
+# Before the game modules, whose Python games register only where no C++ twin did:
+# the twins are compiled into the native engine's extension, and `import bots` loads
+# it where it is built and current (bots/native_engine.py), which registers them. By
+# name, as the one place games/ reaches into bots: the games' code uses none of it.
+importlib.import_module("bots")
 
 from games import ballard_tree, chance_tic_tac_toe, dice  # noqa: E402
 

@@ -17,23 +17,23 @@ successors by arc value is ordering them by true value.
 order=best: max nodes list their arcs highest first, min nodes lowest first,
 chance nodes lowest first below a max node (fail-low cutoffs against alpha
 come earliest) and highest first below a min node (fail-high against beta).
-order=random: each node's successors are a permutation of those arcs drawn by
-an RNG seeded with (seed, path to the node): tree ``seed`` is one of
-Ballard's random trees, reproducible across processes.
+order=random: each node's successors are a permutation of those arcs, a
+Fisher-Yates shuffle by SplitMix64 seeded with the tree's ``seed`` and the key
+``"a1,a2,..."`` (the path from the root; "" at the root; games/_rng.py): tree
+``seed`` is one of Ballard's random trees, the same in every process and engine.
 Player 0 (max) receives the leaf value, player 1 minus it.
 """
 
 from __future__ import annotations
 
 import functools
-import random
 from typing import NamedTuple
 
 import pyspiel
 
-from bots.keys import register_sampling_key
 from games import _common
 from games._common import CHANCE, TERMINAL
+from games._rng import SplitMix64
 
 SHORT_NAME = "ballard_tree"
 _ORDERS = ("best", "random")
@@ -112,8 +112,7 @@ class BallardRules(_common.Rules):
         arcs = self._perm.get(path)
         if arcs is None:
             shuffled = list(self.level_arcs[len(path)])
-            # A str seed is hashed with SHA-512: same tree in every process.
-            random.Random(f"ballard:{self.seed}:{','.join(map(str, path))}").shuffle(shuffled)
+            SplitMix64.seeded(self.seed, ",".join(map(str, path))).shuffle(shuffled)
             arcs = tuple(shuffled)
             if len(self._perm) >= 2_000_000:
                 self._perm.clear()
@@ -309,5 +308,3 @@ class BallardGame(_common.PositionGame):
 
 
 PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, BallardGame)
-# MCMS seeds its draws with the position's canonical text, on either twin.
-register_sampling_key(SHORT_NAME, BallardPosition.from_state)

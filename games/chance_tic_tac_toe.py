@@ -15,7 +15,6 @@ from typing import NamedTuple
 
 import pyspiel
 
-from bots.keys import register_sampling_key
 from games import _common
 from games._common import CHANCE, TERMINAL
 
@@ -254,5 +253,3 @@ class ChanceTTTGame(_common.PositionGame):
 
 
 PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, ChanceTTTGame)
-# MCMS seeds its draws with the position's canonical text, on either twin.
-register_sampling_key(SHORT_NAME, ChanceTTTPosition.from_state)

@@ -19,7 +19,6 @@ from typing import NamedTuple
 
 import pyspiel
 
-from bots.keys import register_sampling_key
 from games import _common
 from games._common import CHANCE, TERMINAL
 
@@ -356,5 +355,3 @@ class DiceGame(_common.PositionGame):
 
 
 PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, DiceGame)
-# MCMS seeds its draws with the position's canonical text, on either twin.
-register_sampling_key(SHORT_NAME, DicePosition.from_state)

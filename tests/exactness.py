@@ -2,7 +2,7 @@
 the two engines.
 
 An exact configuration must return plain expectiminimax's root value (to ``TOL``) and an
-optimal root move at the same depth with the same evaluator (docs/engine.md,
+optimal root move at the same depth with the same evaluator (docs/guide/search.md,
 "Conventions"). ``OPTION_SETS`` lists, in one place, every configuration the exactness
 tests run; ``plain_problems`` runs a list of them on one position and says how each
 disagrees with plain. ``deepen`` and ``deepening_differences`` check a bot's own iterative

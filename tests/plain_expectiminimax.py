@@ -2,7 +2,7 @@
 
 Deliberately simple and independent of bots/: recursive, no pruning, no table,
 no move ordering, full enumeration of every chance outcome. The depth convention
-is docs/engine.md's ("Conventions"), also OpenSpiel's ``minimax.expectiminimax``'s:
+is docs/guide/search.md's ("Conventions"), also OpenSpiel's ``minimax.expectiminimax``'s:
 decision nodes consume one unit, chance nodes none; a terminal is worth ``returns()[player]``;
 at depth 0 any other state (chance or decision) is a leaf worth
 ``evaluator.evaluate(state)[player]``. Max where ``current_player() == player``,

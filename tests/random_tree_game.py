@@ -193,7 +193,7 @@ class RandomTreeGame(pyspiel.Game):
 
 
 class TreePosition:
-    """Immutable, hashable fast-path position (docs/games.md, "Fast path and evaluators")."""
+    """Immutable, hashable fast-path position (docs/guide/games.md, "Fast-path positions")."""
 
     __slots__ = ("game", "node")
 

@@ -1,4 +1,4 @@
-"""The one summation order (bots/arithmetic.py, docs/engine.md "Arithmetic"): the helpers
+"""The one summation order (bots/arithmetic.py, docs/guide/search.md "Conventions"): the helpers
 add left to right from 0.0 on every Python, and no search, evaluator or game module goes
 back to a float summation whose order depends on the Python version."""
 

@@ -1,7 +1,7 @@
 """``stats["evaluations"]`` is exactly the number of evaluator calls.
 
-Counters are integers incremented where the event happens (docs/engine.md, "Bots and
-their parameters").
+Counters are integers incremented where the event happens (docs/guide/bots.md, "What
+`last_search` holds").
 A counting proxy (which keeps the wrapped evaluator's ``bounds`` and
 ``accepts_positions``) measures the truth for every algorithm, with and
 without a table, through ``search()`` and through bots (fixed depth and

@@ -2,7 +2,7 @@
 
 Expectiminimax (alpha-beta), Star1, Star2 and Star2 with a table return the same
 root value (to 1e-9) as plain expectiminimax at the same fixed depth with the same
-evaluator (docs/engine.md, "Conventions"). Checked here on seeded random positions of
+evaluator (docs/guide/search.md, "Conventions"). Checked here on seeded random positions of
 real games and of the random-tree game (where chance decides who moves next, a player
 can move twice in a row, chance children can be terminal), plus node count orderings
 and the iterative-deepening bot's record.

@@ -1,5 +1,5 @@
 """The fair MCTS, ``mcts(evaluator=heuristic)``: OpenSpiel's MCTS valuing its leaves with
-the game's heuristic, the evaluator the search bots use (docs/engine.md, "MCTS")."""
+the game's heuristic, the evaluator the search bots use (docs/guide/bots.md, "MCTS and random")."""
 
 from __future__ import annotations
 

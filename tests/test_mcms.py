@@ -1,7 +1,7 @@
 """MCMS (Monte Carlo *-Minimax Search): exact on the tree it sampled, reproducible, legal.
 
 The sampled tree is rebuilt here independently of the engine: the sampling rule
-of bots/mcms.py (draws seeded by the seed and a BLAKE2b hash of the node's key,
+of bots/mcms.py (SplitMix64 draws seeded by the seed and the node's key text,
 ``samples`` draws with replacement, merged into weights count/samples) is
 replayed in a small recursive expectiminimax without pruning, table or move
 ordering. MCMS must return that value to 1e-9 with every table and probing
@@ -10,8 +10,6 @@ setting, and star2's value when ``samples`` covers every outcome.
 
 from __future__ import annotations
 
-import hashlib
-import random
 from collections import Counter
 from typing import Any
 
@@ -26,6 +24,7 @@ import games  # noqa: F401  registers the custom games
 from bots.keys import einstein_key, history_digest
 from bots.native_search import make_searcher
 from bots.search import search
+from games._rng import SplitMix64
 
 TOL = 1e-9
 TT = 100_000
@@ -60,10 +59,9 @@ def _key(game_name: str, node: Any) -> Any:
 
 
 def _draws(key: Any, outcomes: list[tuple[int, float]], samples: int, seed: int) -> dict:
-    digest = hashlib.blake2b(_text(key).encode(), digest_size=8).digest()
-    rng = random.Random((seed << 64) | int.from_bytes(digest, "little"))
     actions, probs = zip(*outcomes)
-    counts = Counter(rng.choices(actions, weights=probs, k=samples))
+    drawn = SplitMix64.seeded(seed, _text(key)).choices(probs, samples)
+    counts = Counter(actions[index] for index in drawn)
     return {action: count / samples for action, count in counts.items()}
 
 

@@ -1,13 +1,16 @@
-"""The native search bots in OpenSpiel's bot registry (bots/native/bot.cc).
+"""OpenSpiel's bot registry entries ``starspiel_<name>`` (bots/native/bot_registry.cc).
 
-``pyspiel.load_bot("starspiel_star2", game, player, params)`` must give a C++ bot
-that plays whole games through OpenSpiel's C++ and Python ``evaluate_bots``, and
-searches exactly like ``bots.make_bot(..., engine="native")``: the same move and
-the same node count position after position (so the same parameters, per-game
-defaults, bounds and table).
+``pyspiel.load_bot("starspiel_star2", game, player, params)`` must be the bot that
+``bots.make_bot("star2", game, player, **params)`` builds: the same Python bot, so
+the same moves and the same ``last_search`` step after step, and make_bot's errors
+as ``pyspiel.SpielError``; and it must play whole games through OpenSpiel's C++
+``evaluate_bots`` (Python calling C++ calling Python) and its Python one.
 """
 
 from __future__ import annotations
+
+import threading
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -15,31 +18,38 @@ import pytest
 from open_spiel.python.algorithms import evaluate_bots as python_evaluate_bots
 
 import bots
-from bots import native_engine
-from bots.factory import GAME_DEFAULTS
+from bots import factory, native_engine
+from bots.factory import BOT_NAMES, SEARCH_BOTS, make_bot
 
 try:
-    import games  # noqa: F401 - registers the custom games (dice) GAME_DEFAULTS names
-except ImportError:
-    pass
+    import games
+except ImportError:  # pragma: no cover - games is part of the tree
+    games = None
 
 pytestmark = pytest.mark.skipif(
     native_engine.problem() is not None, reason=f"native engine: {native_engine.problem()}"
 )
 
-NAMES = [
-    "starspiel_chanceprobcut",
-    "starspiel_expectiminimax",
-    "starspiel_mcms",
-    "starspiel_star1",
-    "starspiel_star2",
-]
+PREFIX = native_engine.NATIVE_BOT_PREFIX
 
 
-def report(bot: pyspiel.Bot, state: pyspiel.State) -> tuple[int, dict[str, str]]:
-    """The bot's move and its step_verbose statistics."""
-    action, text = bot.step_verbose(state)
-    return action, dict(item.split("=", 1) for item in text.split())
+def load(name: str, game: pyspiel.Game, player: int, params: dict[str, Any]) -> pyspiel.Bot:
+    return pyspiel.load_bot(PREFIX + name, game, player, params)
+
+
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[tuple[pyspiel.Bot, tuple, dict]]:
+    """Every bot make_bot builds, with its arguments: the registry's included."""
+    built: list[tuple[pyspiel.Bot, tuple, dict]] = []
+    real = factory.make_bot
+
+    def recording(*args: Any, **kwargs: Any) -> pyspiel.Bot:
+        bot = real(*args, **kwargs)
+        built.append((bot, args, kwargs))
+        return bot
+
+    monkeypatch.setattr(factory, "make_bot", recording)
+    return built
 
 
 def positions(game: pyspiel.Game, count: int, seed: int, max_moves: int = 60):
@@ -64,200 +74,232 @@ def positions(game: pyspiel.Game, count: int, seed: int, max_moves: int = 60):
     return found
 
 
+def python_dice() -> pyspiel.Game:
+    """Hauk's Dice as the Python game (outside the registry, which holds its C++ twin)."""
+    if games is None:
+        pytest.skip("the custom games do not import here")
+    return games.python_game("dice(n=3,k=3)")
+
+
 def test_registered_names():
-    assert bots.register_native_bots() == NAMES
-    assert set(NAMES) <= set(pyspiel.registered_bots())
-    game = pyspiel.load_game("pig")
-    assert set(NAMES) <= set(pyspiel.bots_that_can_play_game(game, 0))
+    names = sorted(PREFIX + name for name in BOT_NAMES)
+    assert bots.register_native_bots() == names
+    assert set(names) <= set(pyspiel.registered_bots())
+    assert set(names) <= set(pyspiel.bots_that_can_play_game(pyspiel.load_game("pig"), 0))
+    # What make_bot refuses with no parameters: the searches and imperfect information.
+    kuhn = set(pyspiel.bots_that_can_play_game(pyspiel.load_game("kuhn_poker"), 0))
+    assert not {PREFIX + name for name in SEARCH_BOTS} & kuhn
+
+
+GAMES = [
+    ("pig", {"max_depth": 2}),
+    ("einstein_wurfelt_nicht", {"max_depth": 2}),
+    ("backgammon", {"max_depth": 1}),
+    ("dice", {"max_depth": 2}),
+    ("python_dice", {"max_depth": 2}),
+    ("catch", {"max_depth": 3}),
+]
+
+
+def game_named(name: str) -> pyspiel.Game:
+    if name == "python_dice":
+        return python_dice()
+    if name == "dice" and games is None:
+        pytest.skip("the custom games do not import here")
+    return pyspiel.load_game(name)
+
+
+@pytest.mark.parametrize("name", SEARCH_BOTS)
+@pytest.mark.parametrize(("game_name", "params"), GAMES)
+def test_whole_games_through_cpp_evaluate_bots(name, game_name, params):
+    game = game_named(game_name)
+    if name == "chanceprobcut" and game_name in ("python_dice", "catch"):
+        with pytest.raises(pyspiel.SpielError, match="no ChanceProbCut calibration"):
+            load(name, game, 0, params)  # none committed for these: make_bot refuses too
+        return
+    for registry_player in range(game.num_players()):
+        players = [
+            load(name, game, p, params)
+            if p == registry_player
+            else make_bot(name, game, p, **params)
+            for p in range(game.num_players())
+        ]
+        returns = pyspiel.evaluate_bots(game.new_initial_state(), players, 7)
+        assert len(returns) == game.num_players()
 
 
 @pytest.mark.parametrize(
-    ("game_name", "params"),
-    [
-        ("pig", {"max_depth": 3}),
-        ("einstein_wurfelt_nicht", {"max_depth": 2}),
-        ("catch", {"max_depth": 3}),
-        ("2048", {"max_depth": 1}),
-        ("backgammon", {"max_depth": 1}),
-        ("pig", {"time_limit": 0.002}),
-    ],
+    ("name", "params"), [("mcts", {"max_simulations": 20, "seed": 1}), ("random", {"seed": 2})]
 )
-def test_whole_games_through_evaluate_bots(game_name, params):
-    game = pyspiel.load_game(game_name)
-    players = range(game.num_players())
-    # OpenSpiel's C++ game loop: no Python between the moves.
-    players_bots = [pyspiel.load_bot("starspiel_star2", game, p, params) for p in players]
-    returns = pyspiel.evaluate_bots(game.new_initial_state(), players_bots, 7)
-    assert len(returns) == game.num_players()
-    # OpenSpiel's Python game loop (restart_at, inform_action, step).
-    players_bots = [pyspiel.load_bot("starspiel_star2", game, p, params) for p in players]
+def test_mcts_and_random_play_whole_games(name, params):
+    game = pyspiel.load_game("pig")
+    players = [load(name, game, 0, params), make_bot("star2", game, 1, max_depth=1)]
+    assert len(pyspiel.evaluate_bots(game.new_initial_state(), players, 3)) == 2
+
+
+def test_one_player_game_and_python_evaluate_bots():
+    game = pyspiel.load_game("2048")
+    assert pyspiel.evaluate_bots(
+        game.new_initial_state(), [load("star2", game, 0, {"max_depth": 1})], 3
+    )
+    # OpenSpiel's Python game loop calls restart_at, inform_action and step.
+    game = pyspiel.load_game("pig")
+    players = [load("star2", game, p, {"max_depth": 2}) for p in range(2)]
     state = game.new_initial_state()
-    returns = python_evaluate_bots.evaluate_bots(state, players_bots, np.random.RandomState(3))
+    returns = python_evaluate_bots.evaluate_bots(state, players, np.random.RandomState(3))
     assert state.is_terminal() and list(returns) == state.returns()
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_every_bot_plays_pig(name):
-    game = pyspiel.load_game("pig")
-    players_bots = [pyspiel.load_bot(name, game, p, {"max_depth": 2}) for p in range(2)]
-    assert len(pyspiel.evaluate_bots(game.new_initial_state(), players_bots, 1)) == 2
+def comparable(last_search: dict[str, Any]) -> dict[str, Any]:
+    """last_search without its clock readings."""
+    kept = {key: value for key, value in last_search.items() if key != "time"}
+    kept["iterations"] = [
+        {key: value for key, value in item.items() if key != "time"}
+        for item in last_search["iterations"]
+    ]
+    return kept
 
 
-def check_same_search(spec: str, algorithm: str, game: pyspiel.Game, params: dict, states) -> None:
-    """The registered bot and make_bot's native bot: same moves, values and nodes."""
+@pytest.mark.parametrize(
+    ("name", "game_name", "params"),
+    [
+        ("star2", "pig", {"max_depth": 3}),  # a per-game default: reachable probes
+        ("star2", "backgammon", {"max_depth": 2}),  # static ordering
+        ("star2", "einstein_wurfelt_nicht", {"max_depth": 3}),  # history from depth 1
+        ("star2", "dice", {"max_depth": 3}),  # a custom game's C++ twin
+        ("star2", "python_dice", {"max_depth": 3}),  # a Python game, its Python evaluator
+        ("chanceprobcut", "pig", {"max_depth": 4}),  # calibration, R and t
+        ("chanceprobcut", "einstein_wurfelt_nicht", {"max_depth": 3}),
+        ("expectiminimax", "catch", {"max_depth": 3}),
+        ("star1", "2048", {"max_depth": 2}),
+        ("mcms", "pig", {"max_depth": 3, "seed": 4}),
+        ("star2", "pig", {"max_depth": 2, "evaluator": "zero", "tt_size": 0}),
+    ],
+)
+def test_registry_bot_is_make_bots_bot(made, name, game_name, params):
+    game = game_named(game_name)
     players = range(game.num_players())
-    cpp = {p: pyspiel.load_bot(f"starspiel_{algorithm}", game, p, params) for p in players}
-    python = {p: bots.make_bot(spec, game, p, engine="native") for p in players}
-    for state in states:
+    registry = {p: load(name, game, p, params) for p in players}
+    inner = {p: made[p][0] for p in players}
+    twin = {p: make_bot(name, game, p, **params) for p in players}
+    assert [args for _, args, _ in made[: len(players)]] == [(name, game, p) for p in players]
+    for state in positions(game, 12, seed=len(game_name)):
         player = state.current_player()
-        action, stats = report(cpp[player], state)
-        assert action == python[player].step(state), str(state)
-        last = python[player].last_search
-        assert float(stats["value"]) == pytest.approx(last["value"], abs=1e-12)
-        for key in ("nodes", "evaluations", "tt_hits", "probe_nodes", "cutoffs_star2_probe"):
-            assert int(stats[key]) == last[key], (key, str(state))
+        assert registry[player].step(state) == twin[player].step(state), str(state)
+        assert comparable(inner[player].last_search) == comparable(twin[player].last_search)
 
 
-@pytest.mark.parametrize(
-    ("game_name", "depth", "count"),
-    [
-        ("pig", 3, 40),
-        ("einstein_wurfelt_nicht", 3, 25),
-        ("catch", 3, 20),
-        ("2048", 2, 10),
-        ("backgammon", 2, 8),
-    ],
-)
-def test_fixed_depth_star2_equals_make_bot(game_name, depth, count):
-    game = pyspiel.load_game(game_name)
-    states = positions(game, count, seed=len(game_name))
-    check_same_search(f"star2(max_depth={depth})", "star2", game, {"max_depth": depth}, states)
-
-
-@pytest.mark.parametrize(
-    ("algorithm", "game_name"),
-    [(algorithm, game) for algorithm, games in GAME_DEFAULTS.items() for game in games]
-    + [("mcms", "pig"), ("expectiminimax", "einstein_wurfelt_nicht"), ("star1", "pig")],
-)
-def test_game_defaults_and_algorithms_equal_make_bot(algorithm, game_name):
-    # Node counts differ when a per-game default (reachable probes, history
-    # ordering, static ordering, ChanceProbCut's t) is not applied the same way.
-    try:
-        game = pyspiel.load_game(game_name)
-    except pyspiel.SpielError:
-        pytest.skip(f"{game_name} is not registered with pyspiel here")
-    depth = 2 if game_name == "backgammon" else 3
-    params: dict = {"max_depth": depth}
-    if game_name == "dice":
-        params["evaluator"] = "zero"  # its heuristic is Python only; the C++ bot has none
-    spec = f"{algorithm}({','.join(f'{k}={v}' for k, v in params.items())})"
-    check_same_search(spec, algorithm, game, params, positions(game, 6, seed=11))
-
-
-def test_iterative_deepening_keeps_a_completed_depth():
-    game = pyspiel.load_game("einstein_wurfelt_nicht")
-    state = positions(game, 1, seed=5)[0]
-    bot = pyspiel.load_bot("starspiel_star2", game, state.current_player(), {"time_limit": 0.05})
-    action, stats = report(bot, state)
-    assert action in state.legal_actions()
-    assert int(stats["depth"]) >= 2 and stats["completed"] in ("0", "1")
-    assert float(stats["time"]) < 0.5
-
-
-def test_iterative_deepening_stops_when_every_leaf_is_terminal():
-    # Catch ends within the rows; once every leaf is terminal deeper iterations are
-    # the same search, so the bot stops and says it completed.
-    # (Without a table: table hits also count as information from deeper down.)
-    game = pyspiel.load_game("catch(rows=4,columns=3)")
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(state.chance_outcomes()[0][0])
-    params = {"time_limit": 5.0, "tt_size": 0}
-    action, stats = report(pyspiel.load_bot("starspiel_star2", game, 0, params), state)
-    assert stats["completed"] == "1" and int(stats["depth"]) <= 5
-    assert float(stats["time"]) < 1.0
-    python = bots.make_bot("star2", game, 0, engine="native", **params)
-    assert python.step(state) == action and python.last_search["depth"] == int(stats["depth"])
-
-
-@pytest.mark.parametrize(
-    ("game_name", "algorithm", "partial_iteration"),
-    [
-        ("yacht", "expectiminimax", True),
-        ("pig", "star2", True),
-        ("einstein_wurfelt_nicht", "star2", False),
-        ("backgammon", "chanceprobcut", True),
-    ],
-)
-def test_deadline_handling_equals_make_bot(game_name, algorithm, partial_iteration):
-    # A deadline already past when the clock is first read (after 64 nodes, or at
-    # the first of a chance node's many outcomes) stops both bots at the same node:
-    # the same completed depth, the same unfinished iteration and the same move.
-    game = pyspiel.load_game(game_name)
-    params = {"time_limit": 1e-9, "seed": 3, "partial_iteration": partial_iteration}
-    for state in positions(game, 5, seed=3):
-        player = state.current_player()
-        cpp = pyspiel.load_bot(f"starspiel_{algorithm}", game, player, params)
-        python = bots.make_bot(algorithm, game, player, engine="native", **params)
-        action, stats = report(cpp, state)
-        assert action == python.step(state)
-        last = python.last_search
-        assert int(stats["depth"]) == last["depth"] and int(stats["nodes"]) == last["nodes"]
-        assert stats["partial_depth"] == str(last["partial_depth"]).lower()
-        assert stats["completed"] == str(int(last["completed"]))
-
-
-@pytest.mark.parametrize(
-    ("name", "params", "message"),
-    [
-        ("starspiel_star2", {"depth": 3}, "unknown parameter(s) depth"),
-        ("starspiel_star2", {"max_depth": 0}, "max_depth must be an integer >= 1, got 0"),
-        ("starspiel_star2", {"max_depth": 2.5}, "max_depth must be an integer >= 1, got 2.5"),
-        ("starspiel_star2", {"time_limit": -1.0}, "time_limit must be a number >= 0"),
-        ("starspiel_star2", {"time_limit": 0}, "time_limit must be > 0 seconds"),
-        ("starspiel_star2", {"time_limit": "1s"}, "time_limit must be a number"),
-        ("starspiel_star2", {"tt_size": -1}, "tt_size must be an integer >= 0"),
-        ("starspiel_star2", {"move_ordering": 1}, "move_ordering must be true or false"),
-        ("starspiel_star2", {"probing": "zigzag"}, "unknown probing 'zigzag'; accepted: cyclic"),
-        ("starspiel_star2", {"probing_factor": -1}, "probing_factor must be an integer >= 0"),
-        ("starspiel_star2", {"evaluator": "nope"}, "unknown evaluator 'nope'; accepted"),
-        ("starspiel_star2", {"evaluator": "backgammon"}, "is for game 'backgammon', not for 'pig'"),
-        ("starspiel_star2", {"engine": "python"}, "unknown engine 'python'"),
-        ("starspiel_star1", {"probing_factor": 2}, "unknown parameter(s) probing_factor"),
-        ("starspiel_mcms", {"samples": 0}, "samples must be an integer >= 1"),
-        ("starspiel_chanceprobcut", {"t": 0.0}, "confidence t must be > 0"),
-        ("starspiel_chanceprobcut", {"R": 7}, "has no models for R=7"),
-        ("starspiel_chanceprobcut", {"calibration": "/nonexistent.json"}, "/nonexistent.json"),
-    ],
-)
-def test_bad_parameters_are_clear_errors(name, params, message):
-    with pytest.raises(pyspiel.SpielError) as error:
-        pyspiel.load_bot(name, pyspiel.load_game("pig"), 0, params)
-    assert message in str(error.value)
-    assert name in str(error.value)
-
-
-def test_unsupported_games_and_players_are_refused():
-    with pytest.raises(pyspiel.SpielError, match="cannot play .*it has 3 players"):
-        pyspiel.load_bot("starspiel_star2", pyspiel.load_game("pig(players=3)"), 0, {})
-    with pytest.raises(pyspiel.SpielError, match="imperfect information"):
-        pyspiel.load_bot("starspiel_star2", pyspiel.load_game("kuhn_poker"), 0, {})
-    with pytest.raises(pyspiel.SpielError, match="player_id must be in 0..1"):
-        pyspiel.load_bot("starspiel_star2", pyspiel.load_game("pig"), 2, {})
-    with pytest.raises(pyspiel.SpielError, match="no ChanceProbCut calibration for game 'catch"):
-        pyspiel.load_bot("starspiel_chanceprobcut", pyspiel.load_game("catch"), 0, {})
-
-
-def test_step_checks_whose_turn_it_is():
+def test_step_with_policy_and_step_verbose_forward(made):
     game = pyspiel.load_game("pig")
-    bot = pyspiel.load_bot("starspiel_star2", game, 1, {"max_depth": 1})
-    with pytest.raises(pyspiel.SpielError, match="bot plays player 1 but it is player 0's turn"):
+    bot = load("star2", game, 0, {"max_depth": 2})
+    twin = make_bot("star2", game, 0, max_depth=2)
+    state = game.new_initial_state()
+    assert bot.provides_policy() and bot.step_with_policy(state) == twin.step_with_policy(state)
+    # SearchBot has no get_policy: the registry bot fails as make_bot's does.
+    for either in (bot, twin):
+        with pytest.raises(pyspiel.SpielError, match="GetPolicy not implemented"):
+            either.get_policy(state)
+    assert bot.step_verbose(state)[0] == twin.step(state)
+    bot.restart_at(state)
+    bot.inform_action(state, 0, 0)
+    assert made[0][0].last_search["depth"] == 2
+
+
+@pytest.mark.parametrize(
+    ("params", "passed"),
+    [
+        ({"time_limit": 1, "t": 0.5}, {"time_limit": 1, "t": 0.5}),
+        ({"max_depth": 2, "reachable_probes": False}, {"max_depth": 2, "reachable_probes": False}),
+        ({"evaluator": "zero", "max_depth": "none"}, {"evaluator": "zero", "max_depth": None}),
+    ],
+)
+def test_parameters_are_typed_as_in_a_spec_string(made, params, passed):
+    game = pyspiel.load_game("pig")
+    load("chanceprobcut", game, 0, params)
+    kwargs = made[-1][2]
+    assert kwargs == passed
+    assert [type(kwargs[key]) for key in passed] == [type(value) for value in passed.values()]
+
+
+def test_a_bot_spec_string(made):
+    # OpenSpiel's LoadBot("name(params)") passes the name too; it is not make_bot's.
+    game = pyspiel.load_game("pig")
+    bot = pyspiel.load_bot(f"{PREFIX}star2(time_limit=0.01,tt_size=0,max_depth=none)", game, 0)
+    assert made[-1][2] == {"time_limit": 0.01, "tt_size": 0, "max_depth": None}
+    assert bot.step(game.new_initial_state()) in (0, 1)
+
+
+BAD = [
+    ("star2", {"depth": 3}),
+    ("star2", {"max_depth": 0}),
+    ("star2", {"max_depth": 2.5}),
+    ("star2", {"time_limit": -1.0}),
+    ("star2", {"time_limit": 0}),
+    ("star2", {"time_limit": "1s"}),
+    ("star2", {"tt_size": -1}),
+    ("star2", {"move_ordering": 1}),
+    ("star2", {"probing": "zigzag"}),
+    ("star2", {"evaluator": "nope"}),
+    ("star2", {"evaluator": "backgammon"}),
+    ("star2", {"engine": "turbo"}),
+    ("star1", {"probing_factor": 2}),
+    ("mcms", {"samples": 0}),
+    ("chanceprobcut", {"t": 0.0}),
+    ("chanceprobcut", {"R": 7}),
+    ("chanceprobcut", {"calibration": "/nonexistent.json"}),
+    ("mcts", {"uct_c": -1.0}),
+    ("random", {"seed": -1}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), BAD)
+def test_bad_parameters_are_make_bots_errors(name, params):
+    game = pyspiel.load_game("pig")
+    with pytest.raises(ValueError) as expected:
+        make_bot(name, game, 0, **params)
+    with pytest.raises(pyspiel.SpielError) as error:
+        load(name, game, 0, params)
+    assert str(error.value) == f"{PREFIX}{name}: {expected.value}"
+
+
+@pytest.mark.parametrize(
+    ("name", "game_string", "player", "message"),
+    [
+        ("star2", "pig(players=3)", 0, "cannot play .*it has 3 players"),
+        ("star2", "kuhn_poker", 0, "imperfect information"),
+        ("expectiminimax", "pig", 2, "player_id must be in 0..1"),
+        ("chanceprobcut", "catch", 0, "no ChanceProbCut calibration for game 'catch"),
+        ("mcts", "2048", 0, "intermediate rewards"),
+    ],
+)
+def test_unsupported_games_and_players_are_refused(name, game_string, player, message):
+    game = pyspiel.load_game(game_string)
+    with pytest.raises(pyspiel.SpielError, match=message):
+        load(name, game, player, {})
+    if 0 <= player < game.num_players():
+        assert PREFIX + name not in pyspiel.bots_that_can_play_game(game, player)
+
+
+def test_errors_while_playing_are_the_python_bots():
+    game = pyspiel.load_game("pig")
+    bot = load("star2", game, 1, {"max_depth": 1})
+    with pytest.raises(ValueError, match="bot plays player 1 but it is player 0's turn"):
         bot.step(game.new_initial_state())
 
 
-def test_default_time_limit_and_a_spec_string():
-    # No max_depth and no time_limit: one second of iterative deepening, as make_bot.
+def test_games_in_threads_do_not_deadlock():
+    # Each thread holds the GIL into evaluate_bots; the searches release it and the
+    # registry's calls take it back, so the two games interleave and both finish.
     game = pyspiel.load_game("pig")
-    bot = pyspiel.load_bot("starspiel_star2(time_limit=0.01,tt_size=0)", game, 0)
-    action, stats = report(bot, game.new_initial_state())
-    assert action in (0, 1) and int(stats["depth"]) >= 1
+    results: dict[int, list[float]] = {}
+
+    def play(seed: int) -> None:
+        players = [load("star2", game, p, {"max_depth": 3}) for p in range(2)]
+        results[seed] = pyspiel.evaluate_bots(game.new_initial_state(), players, seed)
+
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in (1, 2, 3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert sorted(results) == [1, 2, 3]

@@ -1,17 +1,14 @@
-"""The native engine's sampling is Python's, bit for bit.
+"""The native engine's generator and MCMS draws are the Python ones, bit for bit.
 
-MCMS seeds a chance node's draws with ``(seed << 64) | blake2b8(key text)`` and
-draws them with ``random.Random(...).choices``; the native engine reproduces
-CPython's Mersenne Twister (int and str seeds), ``random()``, ``getrandbits``,
-``_randbelow``, ``shuffle`` and ``choices``, plus SHA-512 and BLAKE2b, in C++.
-Each hook of ``bots._native`` is compared here with the real Python.
+Both engines use SplitMix64 seeded by (seed, key) (games/_rng.py and
+bots/native/splitmix.h); MCMS seeds a chance node's draws with its seed and the
+canonical text of the node's key. Each hook of ``bots._native`` is compared here with
+the Python definition; tests/test_rng.py pins both to fixed outputs.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
-import random
 
 import pytest
 from hypothesis import given, settings
@@ -19,157 +16,59 @@ from hypothesis import strategies as st
 
 from bots import native_engine
 from bots.mcms import canonical_text, draw_outcomes, sampling_seed
+from games._rng import MASK64, SplitMix64, fnv1a64, seed_state
 
 native = native_engine.native()
 if native is None:
     pytest.skip(native_engine.problem() or "no native engine", allow_module_level=True)
 
-INT_SEEDS = [0, 1, 2, 5, 2**31, 2**32 - 1, 2**32, 2**64 - 1, 2**64, 2**64 + 5, 2**127 + 3]
-INT_SEEDS += [2**128 - 1, 3**200, -1, -(2**70)]  # negative seeds seed as their abs
-STR_SEEDS = ["", "a", "ballard:7:0,1,2", "yacht:(0,1,2)", "ünïcödé ✓", "x" * 300]
-SEEDS = INT_SEEDS + STR_SEEDS
+SEEDS = [0, 1, 2, 5, 2**31, 2**32 - 1, 2**32, 2**63, 2**64 - 1]
+KEY_TEXTS = ["", "a", "0,1,2", "(0,'x:1,2')", "ünïcödé ✓", "x" * 300]
 FAST = settings(max_examples=60, deadline=None)
-
-
-def _floats(seed: int | str, n: int) -> list[float]:
-    rng = random.Random(seed)
-    return [rng.random() for _ in range(n)]
-
-
-@pytest.mark.parametrize("seed", SEEDS, ids=repr)
-def test_random_floats(seed: int | str) -> None:
-    # 1,300 floats use 2,600 outputs: the state is twisted five times.
-    assert native.py_random_floats(seed, 1300) == _floats(seed, 1300)
-
-
-@pytest.mark.parametrize("seed", STR_SEEDS, ids=repr)
-def test_random_from_string(seed: str) -> None:
-    assert native.py_random_from_string(seed, 50) == _floats(seed, 50)
+SEED = st.integers(min_value=0, max_value=MASK64)
 
 
 @FAST
-@given(st.integers(min_value=0, max_value=2**300), st.integers(min_value=0, max_value=30))
-def test_random_floats_any_int(seed: int, n: int) -> None:
-    assert native.py_random_floats(seed, n) == _floats(seed, n)
+@given(st.binary(max_size=300))
+def test_fnv1a64_any(data: bytes) -> None:
+    assert native.fnv1a64(data) == fnv1a64(data)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_seeding_and_outputs(seed: int) -> None:
+    for key in KEY_TEXTS:
+        state = seed_state(seed, key)
+        assert native.splitmix_seed_state(seed, key) == state
+        generator = SplitMix64(state)
+        assert native.splitmix_next64(state, 20) == [generator.next64() for _ in range(20)]
+        generator = SplitMix64.seeded(seed, key)
+        assert native.splitmix_random(seed, key, 20) == [generator.random() for _ in range(20)]
 
 
 @FAST
-@given(st.integers(min_value=0, max_value=2**64 - 1))
-def test_random_from_u64(seed: int) -> None:
-    assert native.py_random_floats_u64(seed, 5) == _floats(seed, 5)
+@given(SEED, st.text(max_size=40), st.integers(min_value=1, max_value=2**64 - 1))
+def test_below_any(seed: int, key: str, bound: int) -> None:
+    generator = SplitMix64.seeded(seed, key)
+    assert native.splitmix_below(seed, key, bound, 30) == [
+        generator.below(bound) for _ in range(30)
+    ]
+
+
+@pytest.mark.parametrize("bound", [1, 2, 3, 6, 7, 2**32 + 1, 2**63 + 5, 2**64 - 1])
+def test_below_bounds(bound: int) -> None:
+    # Large bounds reject often (2^64 mod n is large): the redraws must agree too.
+    for seed in SEEDS:
+        generator = SplitMix64.seeded(seed, "below")
+        expected = [generator.below(bound) for _ in range(50)]
+        assert native.splitmix_below(seed, "below", bound, 50) == expected
 
 
 @FAST
-@given(st.text(max_size=40))
-def test_random_any_string(seed: str) -> None:
-    assert native.py_random_floats(seed, 5) == _floats(seed, 5)
-
-
-@pytest.mark.parametrize("seed", [0, 2**64 + 5, "ballard:7:0,1,2"], ids=repr)
-@pytest.mark.parametrize("k", [0, 1, 2, 5, 31, 32, 33, 40, 63, 64])
-def test_getrandbits(seed: int | str, k: int) -> None:
-    rng = random.Random(seed)
-    assert native.py_getrandbits(seed, k, 40) == [rng.getrandbits(k) for _ in range(40)]
-
-
-BOUNDS = [1, 2, 3, 6, 7, 100, 2**31 + 1, 2**32 - 1, 2**32, 2**32 + 1, 2**33 - 1]
-BOUNDS += [2**63, 2**63 + 1, 2**64 - 1]
-
-
-@pytest.mark.parametrize("bound", BOUNDS)
-def test_randbelow(bound: int) -> None:
-    for seed in (0, 2**127 + 3, "ballard:7:0,1,2"):
-        rng = random.Random(seed)
-        assert native.py_randbelow(seed, bound, 30) == [rng._randbelow(bound) for _ in range(30)]
-
-
-@pytest.mark.parametrize("seed", SEEDS, ids=repr)
-def test_shuffle(seed: int | str) -> None:
-    for n in range(0, 21):
-        items = list(range(n))
-        random.Random(seed).shuffle(items)
-        assert native.py_shuffle(seed, n) == items, n
-
-
-def _shuffled(text: str, n: int) -> list[int]:
+@given(SEED, st.text(max_size=40), st.integers(min_value=0, max_value=200))
+def test_shuffle_any(seed: int, key: str, n: int) -> None:
     items = list(range(n))
-    random.Random(text).shuffle(items)
-    return items
-
-
-@pytest.mark.parametrize("n", [1, 2, 4, 6, 10, 20, 40, 127, 300])
-def test_shuffles_seeded_side_by_side(n: int) -> None:
-    # Ballard's trees seed a family of siblings at once: mixed key lengths, more
-    # texts than lanes, a key too long for the lanes, and (n = 300) shuffles that
-    # need more outputs than the shortcut has all take the same permutations.
-    texts = [f"ballard:{s}:3,{a}" for s in (0, -7, 12345) for a in range(n if n < 30 else 13)]
-    texts += ["", "x" * 3000]
-    assert native.py_shuffled_ranges(texts, n) == [_shuffled(t, n) for t in texts]
-
-
-def _mixed_texts(rng: random.Random, count: int) -> list[str]:
-    # Ballard families (siblings differ in the last number, of one to three
-    # digits: keys of one or two lengths), texts of every length around the
-    # one-block SHA limit (111 bytes) and the 624-word key limit (2,432 bytes),
-    # multi-byte characters, and leading NULs (the key int then loses words).
-    texts = []
-    for _ in range(count // 3):
-        prefix = f"ballard:{rng.choice([0, -7, 3, 12345, -(2**40)])}:"
-        prefix += ",".join(str(rng.randrange(128)) for _ in range(rng.randrange(8)))
-        texts += [prefix + ("," if prefix[-1] != ":" else "") + str(a) for a in range(98, 102)]
-    lengths = [0, 1, 2, 3, 4, 5, 7, 8, 9, 20, 21, 22, 23, 24, 63, 64, 110, 111, 112, 113]
-    lengths += [127, 128, 129, 300, 1000, 2431, 2432, 2433, 2436, 3000]
-    while len(texts) < count:
-        length = rng.choice(lengths)
-        kind = rng.randrange(4)
-        if kind == 0:
-            text = "".join(chr(rng.randrange(32, 127)) for _ in range(length))
-        elif kind == 1:
-            text = "".join(
-                chr(rng.choice([0xE9, 0x3B1, 0x2713, 0x1F600])) for _ in range(length // 3)
-            )
-        elif kind == 2:
-            text = "\0" * rng.randrange(1, 9) + "".join(
-                chr(rng.randrange(1, 256)) for _ in range(length)
-            )
-        else:
-            text = "\0" * length
-        texts.append(text)
-    rng.shuffle(texts)
-    return texts
-
-
-@pytest.mark.parametrize("n", [2, 4, 6, 10, 20, 40, 100, 150])
-def test_shuffles_seeded_side_by_side_match_python_broadly(n: int) -> None:
-    # Many texts per call (chains of different key lengths side by side, idle
-    # lanes), in batches of every size: shuffles that need more words than the
-    # vector draws (n = 10 to 100, now and then), or than the lazy words (n = 150,
-    # the ordinary seeding), and keys too long for the lanes.
-    rng = random.Random(n)
-    texts = _mixed_texts(rng, 240)
-    expected = [_shuffled(t, n) for t in texts]
-    assert native.py_shuffled_ranges(texts, n) == expected
-    first = 0
-    for size in [1, 2, 3, 7, 8, 9, 16, 17, 23, 24, 25, 31, 32, 33, 40, 41]:
-        assert (
-            native.py_shuffled_ranges(texts[first : first + size], n)
-            == expected[first : first + size]
-        )
-        first += size
-
-
-@FAST
-@given(st.lists(st.text(max_size=40), max_size=20), st.integers(min_value=0, max_value=60))
-def test_shuffles_seeded_side_by_side_any(texts: list[str], n: int) -> None:
-    assert native.py_shuffled_ranges(texts, n) == [_shuffled(t, n) for t in texts]
-
-
-@FAST
-@given(st.integers(min_value=0, max_value=2**128), st.integers(min_value=0, max_value=200))
-def test_shuffle_any(seed: int, n: int) -> None:
-    items = list(range(n))
-    random.Random(seed).shuffle(items)
-    assert native.py_shuffle(seed, n) == items
+    SplitMix64.seeded(seed, key).shuffle(items)
+    assert native.splitmix_shuffle(seed, key, n) == items
 
 
 WEIGHTS = {
@@ -187,22 +86,22 @@ WEIGHTS = {
 @pytest.mark.parametrize("name", list(WEIGHTS))
 def test_choices(name: str) -> None:
     weights = WEIGHTS[name]
-    for seed in (0, 1, 2**64 + 5, 2**127 + 3, "ballard:7:0,1,2"):
+    for seed in (0, 1, 2**64 - 1):
         for k in (0, 1, 7, 500):
-            expected = random.Random(seed).choices(range(len(weights)), weights=weights, k=k)
-            assert native.py_choices(seed, weights, k) == expected, (seed, k)
+            expected = SplitMix64.seeded(seed, name).choices(weights, k)
+            assert native.splitmix_choices(seed, name, weights, k) == expected, (seed, k)
 
 
 def _choices_or_error(seed: int, weights: list[float], k: int) -> list[int] | str:
     try:
-        return random.Random(seed).choices(range(len(weights)), weights=weights, k=k)
+        return SplitMix64.seeded(seed, "w").choices(weights, k)
     except ValueError:
         return "ValueError"
 
 
 @FAST
 @given(
-    st.integers(min_value=0, max_value=2**128),
+    SEED,
     st.lists(
         st.floats(min_value=0, max_value=1e308, allow_subnormal=True), min_size=1, max_size=30
     ),
@@ -211,45 +110,20 @@ def _choices_or_error(seed: int, weights: list[float], k: int) -> list[int] | st
 def test_choices_any(seed: int, weights: list[float], k: int) -> None:
     expected = _choices_or_error(seed, weights, k)
     try:
-        drawn: list[int] | str = native.py_choices(seed, weights, k)
+        drawn: list[int] | str = native.splitmix_choices(seed, "w", weights, k)
     except ValueError:
         drawn = "ValueError"
     assert drawn == expected
 
 
-@pytest.mark.parametrize("weights", [[0.0, 0.0], [1.0, math.inf], [math.nan, 1.0]], ids=repr)
+@pytest.mark.parametrize(
+    "weights", [[], [0.0, 0.0], [1.0, math.inf], [math.nan, 1.0], [1e308, 1e308]], ids=repr
+)
 def test_choices_refuses_what_python_refuses(weights: list[float]) -> None:
     with pytest.raises(ValueError):
-        random.Random(0).choices(range(len(weights)), weights=weights)
+        SplitMix64(0).choices(weights, 1)
     with pytest.raises(ValueError):
-        native.py_choices(0, weights, 1)
-
-
-@pytest.mark.parametrize("n", [1, 2, 6, 1000])
-def test_choices_uniform(n: int) -> None:
-    for seed in (0, 2**127 + 3, "ballard:7:0,1,2"):
-        expected = random.Random(seed).choices(range(n), k=100)
-        assert native.py_choices_uniform(seed, n, 100) == expected
-
-
-# Lengths around SHA-512's and BLAKE2b's 128-byte blocks and padding boundaries.
-LENGTHS = [0, 1, 3, 55, 63, 64, 111, 112, 113, 127, 128, 129, 239, 240, 255, 256, 257, 1000]
-
-
-@pytest.mark.parametrize("length", LENGTHS)
-def test_hashes(length: int) -> None:
-    data = random.Random(length).randbytes(length)
-    assert native.sha512(data) == hashlib.sha512(data).digest()
-    assert native.blake2b8(data) == hashlib.blake2b(data, digest_size=8).digest()
-    for size in (1, 8, 32, 64):
-        assert native.blake2b(data, size) == hashlib.blake2b(data, digest_size=size).digest()
-
-
-@FAST
-@given(st.binary(max_size=600))
-def test_hashes_any(data: bytes) -> None:
-    assert native.sha512(data) == hashlib.sha512(data).digest()
-    assert native.blake2b8(data) == hashlib.blake2b(data, digest_size=8).digest()
+        native.splitmix_choices(0, "", weights, 1)
 
 
 KEYS = [
@@ -280,7 +154,7 @@ def test_mcms_draw_outcomes(name: str, key: object) -> None:
     outcomes = OUTCOMES[name]
     text = canonical_text(key)
     for seed in (0, 1, 7, 2**32, 2**64 - 1):
-        assert native.mcms_sampling_seed(seed, text) == sampling_seed(seed, key)
+        assert native.splitmix_seed_state(seed, text) == sampling_seed(seed, key)
         for samples in (1, 3, 5, 20, 100):
             expected = _python_draws(outcomes, samples, seed, key)
             assert native.mcms_draw_outcomes(outcomes, samples, seed, text) == expected
@@ -288,7 +162,7 @@ def test_mcms_draw_outcomes(name: str, key: object) -> None:
 
 @FAST
 @given(
-    st.integers(min_value=0, max_value=2**64 - 1),
+    SEED,
     st.text(max_size=60),
     st.lists(st.floats(min_value=1e-6, max_value=1.0), min_size=1, max_size=40),
     st.integers(min_value=1, max_value=60),
@@ -297,10 +171,3 @@ def test_mcms_draw_outcomes_any(seed: int, key: str, probs: list[float], samples
     outcomes = [(3 * i + 1, prob) for i, prob in enumerate(probs)]
     expected = _python_draws(outcomes, samples, seed, key)
     assert native.mcms_draw_outcomes(outcomes, samples, seed, canonical_text(key)) == expected
-
-
-@pytest.mark.parametrize("seed", [0, 2**70 + 9, 3**100], ids=repr)
-def test_draw_outcomes_any_seed(seed: int) -> None:
-    outcomes = OUTCOMES["2d6"]
-    expected = draw_outcomes(outcomes, 9, seed)
-    assert native.mcms_draw_outcomes_seeded(outcomes, 9, seed) == expected

@@ -8,7 +8,7 @@ from experiments.common.games import load_game
 from experiments.common.positions import sample_position, sample_positions, state_from_history
 
 # Histories the sampler draws for these seeds: the published node counts in
-# docs/node_reduction/ rest on them, so the sampler must keep drawing exactly these.
+# docs/reproductions/ rest on them, so the sampler must keep drawing exactly these.
 FROZEN = [
     (
         "pig(winscore=30)",

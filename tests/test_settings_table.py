@@ -154,6 +154,4 @@ def test_an_option_is_named_in_at_most_four_code_files_of_bots(name):
         text=True,
         check=False,
     ).stdout.split()
-    # bots/native/bot.cc is the old C++ copy of the bot layer, on its way out.
-    files = [f for f in files if not f.startswith("bots/native/bot.")]
     assert len(files) <= 4, files

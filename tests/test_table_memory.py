@@ -1,6 +1,6 @@
 """The table's memory grows with its entries, never with the game's length.
 
-Keys are compact (docs/engine.md, "Memory"): a game without a checked string key
+Keys are compact (docs/guide/search.md, "The transposition table"): a game without a checked string key
 is keyed by a fixed-size digest of its history, not by the history itself, which
 late in a long 2048 game would hold hundreds of actions per entry.
 """

@@ -71,9 +71,8 @@ def default_evaluator(game: pyspiel.Game) -> Any:
     A registered factory that rejects the game's parameters with a ValueError
     (e.g. 3-player pig) also falls back to `MidpointEvaluator`, with an
     `EvaluatorFallbackWarning` that says why (shown once per game and
-    heuristic under Python's default warning filter). The native engine's
-    default (bots/native/bot.cc) falls back the same way, so both engines keep
-    searching with the same evaluator.
+    heuristic under Python's default warning filter). Both engines and the
+    registry bots (``pyspiel.load_bot("starspiel_...")``) search with it.
     """
     factory = EVALUATORS.get(short_name(game))
     if factory is None:

@@ -7,7 +7,7 @@
 namespace starspiel {
 
 void BindSearch(pybind11::module_& m);     // search_bindings.cc
-void BindSampling(pybind11::module_& m);   // sampling_bindings.cc: MCMS draws, Python's random
+void BindSampling(pybind11::module_& m);   // sampling_bindings.cc: MCMS draws, the generator
 void BindBaselines(pybind11::module_& m);  // baselines.cc: OpenSpiel's expectiminimax, the floor
 void BindMctsEvaluator(pybind11::module_& m);  // mcts_evaluator.cc: the fair MCTS's leaves
 

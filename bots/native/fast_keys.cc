@@ -5,8 +5,9 @@
 // so here the same fields are hashed directly: two states get equal keys
 // exactly when their printed fields (and so their Python keys) are equal
 // (tests/test_native_keys.py checks the partition against the Python keys).
-// The fields are private in OpenSpiel's headers; the headers are read with
-// access control lifted, which changes no layout.
+// The fields are private in OpenSpiel's headers: they are named in
+// openspiel_internals.h, and these keys are off for any other open_spiel
+// (internals_gate.h), where the key is made from the text.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +21,7 @@
 #endif
 
 #include "bots/native/fast_moves.h"
+#include "bots/native/internals_gate.h"
 #include "bots/native/keys.h"
 #include "bots/native/openspiel_internals.h"
 #include "open_spiel/spiel.h"
@@ -31,17 +33,18 @@ namespace starspiel {
 // player and whether a roll is pending.
 Key PigFieldsKey(const open_spiel::State& state) {
   const auto& pig = static_cast<const open_spiel::pig::PigState&>(state);
-  const std::vector<int>& scores = pig.scores_;
-  const std::uint64_t rolling_bit = pig.cur_player_ == open_spiel::kChancePlayerId ? 1 : 0;
+  const std::vector<int>& scores = pig.*kPigScores;
+  const std::uint64_t rolling_bit = pig.*kPigCurPlayer == open_spiel::kChancePlayerId ? 1 : 0;
   // Two players whose fields fit: the fields themselves, packed (exact, and
   // cheaper than the digest), with the top bit set, which no digest has.
-  if (scores.size() == 2 && scores[0] >= 0 && scores[1] >= 0 && pig.turn_total_ >= 0 &&
-      pig.turn_player_ >= 0 && pig.turn_player_ < 16) {
+  if (scores.size() == 2 && scores[0] >= 0 && scores[1] >= 0 && pig.*kPigTurnTotal >= 0 &&
+      pig.*kPigTurnPlayer >= 0 && pig.*kPigTurnPlayer < 16) {
     const std::uint64_t low = static_cast<std::uint64_t>(static_cast<std::uint32_t>(scores[0])) |
                               static_cast<std::uint64_t>(static_cast<std::uint32_t>(scores[1]))
                                   << 32;
-    const auto turn_total = static_cast<std::uint64_t>(static_cast<std::uint32_t>(pig.turn_total_));
-    const std::uint64_t high = turn_total | static_cast<std::uint64_t>(pig.turn_player_) << 32 |
+    const auto turn_total =
+        static_cast<std::uint64_t>(static_cast<std::uint32_t>(pig.*kPigTurnTotal));
+    const std::uint64_t high = turn_total | static_cast<std::uint64_t>(pig.*kPigTurnPlayer) << 32 |
                                rolling_bit << 36 | std::uint64_t{1} << 63;
     return static_cast<Key>(high) << 64 | low;
   }
@@ -52,13 +55,13 @@ Key PigFieldsKey(const open_spiel::State& state) {
     key = ExtendDigest(key, high << 32 | low);
   }
   const std::uint64_t rolling = rolling_bit;
-  const std::uint64_t turn = static_cast<std::uint32_t>(pig.turn_total_);
-  const std::uint64_t player = static_cast<std::uint32_t>(pig.turn_player_);
+  const std::uint64_t turn = static_cast<std::uint32_t>(pig.*kPigTurnTotal);
+  const std::uint64_t player = static_cast<std::uint32_t>(pig.*kPigTurnPlayer);
   return ExtendDigest(key, turn << 32 | player << 1 | rolling);
 }
 
 bool IsPigState(const open_spiel::State& state) {
-  return typeid(state) == typeid(open_spiel::pig::PigState);
+  return FieldPathsOn() && typeid(state) == typeid(open_spiel::pig::PigState);
 }
 
 #if defined(__SSE2__)
@@ -115,7 +118,7 @@ Key EinsteinFieldsKey(const open_spiel::State& state) {
   // value bit above 2 after adding one (in 64 bits, so -1 counts too).
   std::uint64_t outside = 0;
   const auto cell_code = [&einstein, &outside](int cell) -> std::uint64_t {
-    const ewn::Cube& cube = einstein.board_[cell];
+    const ewn::Cube& cube = (einstein.*kEwnBoard)[cell];
     const std::uint64_t color = static_cast<std::uint8_t>(cube.color);
     const std::uint64_t value = static_cast<std::uint32_t>(cube.value);
     const std::uint64_t occupied =
@@ -128,7 +131,7 @@ Key EinsteinFieldsKey(const open_spiel::State& state) {
   // The same codes four cells at a time (the key was a quarter of a search's
   // instructions cell by cell), then packed four bits apart.
   static_assert(kCells == 25, "the vector path reads cells 0-23, then cell 24 alone");
-  const ewn::Cube* board = einstein.board_.data();
+  const ewn::Cube* board = (einstein.*kEwnBoard).data();
   __m128i outside4 = _mm_setzero_si128();
   const __m128i bytes_low = _mm_packus_epi16(
       _mm_packs_epi32(FourEinsteinCodes(board, &outside4), FourEinsteinCodes(board + 4, &outside4)),
@@ -164,7 +167,7 @@ Key EinsteinFieldsKey(const open_spiel::State& state) {
   std::uint64_t word = 0;
   int bytes = 0;
   for (int cell = 0; cell < kCells; ++cell) {
-    const ewn::Cube& cube = einstein.board_[cell];
+    const ewn::Cube& cube = (einstein.*kEwnBoard)[cell];
     std::uint64_t code;
     if (cube.color == ewn::Color::kEmpty) {
       code = 0xFF;
@@ -186,7 +189,8 @@ Key EinsteinFieldsKey(const open_spiel::State& state) {
 }
 
 bool IsEinsteinState(const open_spiel::State& state) {
-  return typeid(state) == typeid(open_spiel::einstein_wurfelt_nicht::EinsteinWurfeltNichtState);
+  return FieldPathsOn() &&
+         typeid(state) == typeid(open_spiel::einstein_wurfelt_nicht::EinsteinWurfeltNichtState);
 }
 
 // bots/keys.py string_key for backgammon: (player, str(state)). The string
@@ -202,20 +206,21 @@ Key BackgammonFieldsKey(const open_spiel::State& state) {
     return static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32 |
            static_cast<std::uint32_t>(b);
   };
-  key = ExtendDigest(key, packed(state.CurrentPlayer(), game.cur_player_));
-  key = ExtendDigest(key, packed(game.prev_player_, game.double_turn_ ? 1 : 0));
-  std::uint64_t dice = game.dice_.size();
-  for (std::size_t i = 0; i < game.dice_.size() && i < 2; ++i) {
-    dice = dice << 16 | static_cast<std::uint16_t>(game.dice_[i]);
+  key = ExtendDigest(key, packed(state.CurrentPlayer(), game.*kBgCurPlayer));
+  key = ExtendDigest(key, packed(game.*kBgPrevPlayer, game.*kBgDoubleTurn ? 1 : 0));
+  std::uint64_t dice = (game.*kBgDice).size();
+  for (std::size_t i = 0; i < (game.*kBgDice).size() && i < 2; ++i) {
+    dice = dice << 16 | static_cast<std::uint16_t>((game.*kBgDice)[i]);
   }
   key = ExtendDigest(key, dice);
-  key = ExtendDigest(key, packed(game.bar_[bg::kXPlayerId], game.bar_[bg::kOPlayerId]));
-  key = ExtendDigest(key, packed(game.scores_[bg::kXPlayerId], game.scores_[bg::kOPlayerId]));
+  key = ExtendDigest(key, packed((game.*kBgBar)[bg::kXPlayerId], (game.*kBgBar)[bg::kOPlayerId]));
+  key = ExtendDigest(key,
+                     packed((game.*kBgScores)[bg::kXPlayerId], (game.*kBgScores)[bg::kOPlayerId]));
   std::uint64_t word = 0;
   int points = 0;
   for (int pos = 0; pos < 24; ++pos) {
-    const int x = game.board_[bg::kXPlayerId][pos];
-    const int o = game.board_[bg::kOPlayerId][pos];
+    const int x = (game.*kBgBoard)[bg::kXPlayerId][pos];
+    const int o = (game.*kBgBoard)[bg::kOPlayerId][pos];
     // What the string shows of the point: X's count, else O's, else nothing.
     const std::uint64_t code = x > 0 ? static_cast<std::uint64_t>(x) : o > 0 ? 128 + o : 0;
     word = word << 8 | (code & 0xFF);
@@ -229,7 +234,7 @@ Key BackgammonFieldsKey(const open_spiel::State& state) {
 }
 
 bool IsBackgammonState(const open_spiel::State& state) {
-  return typeid(state) == typeid(open_spiel::backgammon::BackgammonState);
+  return FieldPathsOn() && typeid(state) == typeid(open_spiel::backgammon::BackgammonState);
 }
 
 // bots/keys.py string_key for catch: (player, str(state)). The board string shows
@@ -239,18 +244,18 @@ Key CatchFieldsKey(const open_spiel::State& state) {
   const auto& c = static_cast<const open_spiel::catch_::CatchState&>(state);
   constexpr int kBits = 21;  // each field + 1 (they start at -1)
   auto fits = [](int value) { return value >= -1 && value < (1 << kBits) - 1; };
-  if (!fits(c.ball_row_) || !fits(c.ball_col_) || !fits(c.paddle_col_)) {
+  if (!fits(c.*kCatchBallRow) || !fits(c.*kCatchBallCol) || !fits(c.*kCatchPaddleCol)) {
     return TextKey(std::to_string(state.CurrentPlayer()) + '|' + state.ToString());
   }
   auto field = [](int value) { return static_cast<std::uint64_t>(value + 1); };
-  const std::uint64_t low =
-      field(c.ball_row_) << (2 * kBits) | field(c.ball_col_) << kBits | field(c.paddle_col_);
-  const std::uint64_t high = (c.initialized_ ? 1 : 0) | std::uint64_t{1} << 63;
+  const std::uint64_t low = field(c.*kCatchBallRow) << (2 * kBits) |
+                            field(c.*kCatchBallCol) << kBits | field(c.*kCatchPaddleCol);
+  const std::uint64_t high = (c.*kCatchInitialized ? 1 : 0) | std::uint64_t{1} << 63;
   return static_cast<Key>(high) << 64 | low;
 }
 
 bool IsCatchState(const open_spiel::State& state) {
-  return typeid(state) == typeid(open_spiel::catch_::CatchState);
+  return FieldPathsOn() && typeid(state) == typeid(open_spiel::catch_::CatchState);
 }
 
 }  // namespace starspiel

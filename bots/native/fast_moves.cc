@@ -5,8 +5,9 @@
 // checker-move helpers, each move applied and undone as OpenSpiel's RecLegalMoves
 // does on its clone. EinStein's builds vectors of vectors for at most two cubes:
 // a quarter of a native search. catch's allocates its three moves at every node.
-// tests/test_native_moves.py compares the lists
-// along random games.
+// The private members are named in openspiel_internals.h; these generators are off
+// for any other open_spiel (internals_gate.h). tests/test_native_moves.py compares the
+// lists along random games.
 #include "bots/native/fast_moves.h"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "bots/native/internals_gate.h"
 #include "bots/native/openspiel_internals.h"
 #include "games/native/ballard_tree.h"
 #include "open_spiel/spiel.h"
@@ -42,31 +44,31 @@ void AddMove(Move move, Move* moves, int* count) {
 // BackgammonState::LegalCheckerMoves, into an array.
 int CheckerMoves(const bg::BackgammonState& s, int player, Move* moves) {
   int count = 0;
-  if (s.bar_[player] > 0) {
-    for (int outcome : s.dice_) {
-      if (!s.UsableDiceOutcome(outcome)) continue;
-      const int pos = s.PositionFromBar(player, outcome);
-      if (s.NumOppCheckers(player, pos) <= 1) {
-        AddMove({bg::kBarPos, outcome, s.NumOppCheckers(player, pos) == 1}, moves, &count);
+  if ((s.*kBgBar)[player] > 0) {
+    for (int outcome : s.*kBgDice) {
+      if (!(s.*kBgUsableDiceOutcome)(outcome)) continue;
+      const int pos = (s.*kBgPositionFromBar)(player, outcome);
+      if ((s.*kBgNumOppCheckers)(player, pos) <= 1) {
+        AddMove({bg::kBarPos, outcome, (s.*kBgNumOppCheckers)(player, pos) == 1}, moves, &count);
       }
     }
     return count;
   }
-  const bool all_in_home = s.AllInHome(player);
+  const bool all_in_home = (s.*kBgAllInHome)(player);
   for (int i = 0; i < bg::kNumPoints; ++i) {
-    if (s.board_[player][i] <= 0) continue;
-    for (int outcome : s.dice_) {
-      if (!s.UsableDiceOutcome(outcome)) continue;
-      const int pos = s.PositionFrom(player, i, outcome);
+    if ((s.*kBgBoard)[player][i] <= 0) continue;
+    for (int outcome : s.*kBgDice) {
+      if (!(s.*kBgUsableDiceOutcome)(outcome)) continue;
+      const int pos = (s.*kBgPositionFrom)(player, i, outcome);
       if (pos == bg::kScorePos && all_in_home) {
         // Bearing off: from exactly the distance off, or from the furthest checker.
         const bool exact = (player == bg::kXPlayerId && i + outcome == 24) ||
                            (player == bg::kOPlayerId && i - outcome == -1);
-        if (exact || i == s.FurthestCheckerInHome(player)) {
+        if (exact || i == (s.*kBgFurthestCheckerInHome)(player)) {
           AddMove({i, outcome, false}, moves, &count);
         }
-      } else if (pos != bg::kScorePos && s.NumOppCheckers(player, pos) <= 1) {
-        AddMove({i, outcome, s.NumOppCheckers(player, pos) == 1}, moves, &count);
+      } else if (pos != bg::kScorePos && (s.*kBgNumOppCheckers)(player, pos) <= 1) {
+        AddMove({i, outcome, (s.*kBgNumOppCheckers)(player, pos) == 1}, moves, &count);
       }
     }
   }
@@ -81,7 +83,7 @@ bool BackgammonLegalActions(open_spiel::State& state, std::vector<open_spiel::Ac
   if (typeid(state) != typeid(bg::BackgammonState)) return false;
   auto& s = static_cast<bg::BackgammonState&>(state);
   if (s.IsChanceNode() || s.IsTerminal()) return false;
-  const int player = s.cur_player_;
+  const int player = s.*kBgCurPlayer;
   Move first[kMaxMoves];
   const int firsts = CheckerMoves(s, player, first);
   actions->clear();
@@ -98,9 +100,9 @@ bool BackgammonLegalActions(open_spiel::State& state, std::vector<open_spiel::Ac
   int max_roll = -1;
   for (int i = 0; i < firsts; ++i) {
     const bg::CheckerMove move = Checker(first[i]);
-    s.ApplyCheckerMove(player, move);
+    (s.*kBgApplyCheckerMove)(player, move);
     const int seconds = CheckerMoves(s, player, second);
-    s.UndoCheckerMove(player, move);
+    (s.*kBgUndoCheckerMove)(player, move);
     if (seconds == 0) {
       max_roll = std::max(max_roll, first[i].num);
       continue;
@@ -138,17 +140,17 @@ bool EinsteinLegalActions(open_spiel::State& state, std::vector<open_spiel::Acti
   };
   Place lowest{0, 0, 0}, highest{7, 0, 0};
   Place exact{-1, 0, 0};
-  for (int r = 0; r < s.rows_ && exact.value < 0; ++r) {
-    for (int c = 0; c < s.cols_; ++c) {
-      const ewn::Cube& cube = s.board_[r * s.cols_ + c];
+  for (int r = 0; r < s.*kEwnRows && exact.value < 0; ++r) {
+    for (int c = 0; c < s.*kEwnCols; ++c) {
+      const ewn::Cube& cube = (s.*kEwnBoard)[r * (s.*kEwnCols) + c];
       if (cube.color != color) continue;
-      if (cube.value == s.die_roll_) {
+      if (cube.value == s.*kEwnDieRoll) {
         exact = {cube.value, r, c};
         break;
       }
-      if (cube.value > lowest.value && cube.value < s.die_roll_) {
+      if (cube.value > lowest.value && cube.value < s.*kEwnDieRoll) {
         lowest = {cube.value, r, c};
-      } else if (cube.value < highest.value && cube.value > s.die_roll_) {
+      } else if (cube.value < highest.value && cube.value > s.*kEwnDieRoll) {
         highest = {cube.value, r, c};
       }
     }
@@ -176,10 +178,10 @@ bool EinsteinLegalActions(open_spiel::State& state, std::vector<open_spiel::Acti
       const int dir = player * kDirections / 2 + o;
       const int rp = cubes[i].row + kRowOffsets[dir];
       const int cp = cubes[i].col + kColOffsets[dir];
-      if (rp < 0 || rp >= s.rows_ || cp < 0 || cp >= s.cols_) continue;
-      const bool capture = s.board_[rp * s.cols_ + cp].color != ewn::Color::kEmpty;
+      if (rp < 0 || rp >= s.*kEwnRows || cp < 0 || cp >= s.*kEwnCols) continue;
+      const bool capture = (s.*kEwnBoard)[rp * (s.*kEwnCols) + cp].color != ewn::Color::kEmpty;
       // RankActionMixedBase over (rows, columns, directions, capture).
-      actions->push_back(((cubes[i].row * s.cols_ + cubes[i].col) * kDirections + dir) * 2 +
+      actions->push_back(((cubes[i].row * (s.*kEwnCols) + cubes[i].col) * kDirections + dir) * 2 +
                          (capture ? 1 : 0));
     }
   }
@@ -190,7 +192,7 @@ bool CatchLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>
   namespace ct = open_spiel::catch_;
   if (typeid(state) != typeid(ct::CatchState)) return false;
   const auto& s = static_cast<const ct::CatchState&>(state);
-  if (!s.initialized_ || s.IsTerminal()) return false;
+  if (!(s.*kCatchInitialized) || s.IsTerminal()) return false;
   actions->assign({ct::kLeft, ct::kStay, ct::kRight});
   return true;
 }
@@ -203,19 +205,22 @@ namespace tfe = open_spiel::twenty_forty_eight;
 // target tile reached, or a full board with no two equal neighbours. It stops at the
 // first empty cell where OpenSpiel's tests every cell's four neighbours.
 bool Game2048Ended(const tfe::TwentyFortyEightState& s) {
-  if (s.MoveNumber() >= s.parent_game_.MaxGameLength()) return true;
-  const int target = s.parent_game_.max_tile();
+  const auto& game = static_cast<const tfe::TwentyFortyEightGame&>(*(s.*kStateGame));
+  if (s.MoveNumber() >= game.MaxGameLength()) return true;
+  const int target = game.max_tile();
   bool empty = false;
-  for (const tfe::Tile& tile : s.board_) {
+  for (const tfe::Tile& tile : s.*k2048Board) {
     if (tile.value == target) return true;
     empty = empty || tile.value == 0;
   }
   if (empty) return false;
   for (int r = 0; r < tfe::kRows; ++r) {
     for (int c = 0; c < tfe::kColumns; ++c) {
-      const int value = s.board_[r * tfe::kColumns + c].value;
-      if (c + 1 < tfe::kColumns && s.board_[r * tfe::kColumns + c + 1].value == value) return false;
-      if (r + 1 < tfe::kRows && s.board_[(r + 1) * tfe::kColumns + c].value == value) return false;
+      const int value = (s.*k2048Board)[r * tfe::kColumns + c].value;
+      if (c + 1 < tfe::kColumns && (s.*k2048Board)[r * tfe::kColumns + c + 1].value == value)
+        return false;
+      if (r + 1 < tfe::kRows && (s.*k2048Board)[(r + 1) * tfe::kColumns + c].value == value)
+        return false;
     }
   }
   return true;
@@ -223,7 +228,7 @@ bool Game2048Ended(const tfe::TwentyFortyEightState& s) {
 
 bool Is2048State(const open_spiel::State& state) {
   return typeid(state) == typeid(tfe::TwentyFortyEightState) &&
-         static_cast<const tfe::TwentyFortyEightState&>(state).board_.size() ==
+         (static_cast<const tfe::TwentyFortyEightState&>(state).*k2048Board).size() ==
              static_cast<std::size_t>(tfe::kRows * tfe::kColumns);
 }
 
@@ -232,13 +237,13 @@ bool Is2048State(const open_spiel::State& state) {
 open_spiel::Player Game2048CurrentPlayer(const open_spiel::State& state) {
   if (!Is2048State(state)) return state.CurrentPlayer();
   const auto& s = static_cast<const tfe::TwentyFortyEightState&>(state);
-  return Game2048Ended(s) ? open_spiel::kTerminalPlayerId : s.current_player_;
+  return Game2048Ended(s) ? open_spiel::kTerminalPlayerId : s.*k2048CurrentPlayer;
 }
 
 bool Game2048LegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions) {
   if (!Is2048State(state)) return false;
   const auto& s = static_cast<const tfe::TwentyFortyEightState&>(state);
-  if (s.current_player_ != 0 || Game2048Ended(s)) return false;
+  if (s.*k2048CurrentPlayer != 0 || Game2048Ended(s)) return false;
   // DoesActionChangeBoard: a tile moves when the next cell that way is empty, or merges
   // when it holds an equal tile not flagged merged (the flags of the last move stand).
   static constexpr int kRowSteps[4] = {-1, 0, 1, 0};  // up, right, down, left
@@ -248,10 +253,10 @@ bool Game2048LegalActions(open_spiel::State& state, std::vector<open_spiel::Acti
     bool changes = false;
     for (int r = 0; r < tfe::kRows && !changes; ++r) {
       for (int c = 0; c < tfe::kColumns && !changes; ++c) {
-        const int value = s.board_[r * tfe::kColumns + c].value;
+        const int value = (s.*k2048Board)[r * tfe::kColumns + c].value;
         const int nr = r + kRowSteps[move], nc = c + kColumnSteps[move];
         if (value <= 0 || nr < 0 || nr >= tfe::kRows || nc < 0 || nc >= tfe::kColumns) continue;
-        const tfe::Tile& next = s.board_[nr * tfe::kColumns + nc];
+        const tfe::Tile& next = (s.*k2048Board)[nr * tfe::kColumns + nc];
         changes = next.value == 0 || (next.value == value && !next.is_merged);
       }
     }
@@ -265,8 +270,8 @@ open_spiel::Player EinsteinCurrentPlayer(const open_spiel::State& state) {
   if (typeid(state) != typeid(ewn::EinsteinWurfeltNichtState)) return state.CurrentPlayer();
   const auto& s = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
   // EinsteinWurfeltNichtState::IsTerminal, inline.
-  const bool ended = s.winner_ >= 0 || s.cubes_[0] == 0 || s.cubes_[1] == 0;
-  return ended ? open_spiel::kTerminalPlayerId : s.cur_player_;
+  const bool ended = s.*kEwnWinner >= 0 || (s.*kEwnCubes)[0] == 0 || (s.*kEwnCubes)[1] == 0;
+  return ended ? open_spiel::kTerminalPlayerId : s.*kEwnCurPlayer;
 }
 
 open_spiel::Player BallardCurrentPlayer(const open_spiel::State& state) {
@@ -287,6 +292,7 @@ bool BallardLegalActions(open_spiel::State& state, std::vector<open_spiel::Actio
 
 FastPlayer FastPlayerFor(const std::string& game) {
   if (game == "ballard_tree") return BallardCurrentPlayer;
+  if (!FieldPathsOn()) return nullptr;  // the rest read OpenSpiel's private fields
   if (game == "2048") return Game2048CurrentPlayer;
   if (game == "einstein_wurfelt_nicht") return EinsteinCurrentPlayer;
   return nullptr;
@@ -294,6 +300,7 @@ FastPlayer FastPlayerFor(const std::string& game) {
 
 FastMoves FastMovesFor(const std::string& game) {
   if (game == "ballard_tree") return BallardLegalActions;
+  if (!FieldPathsOn()) return nullptr;  // the rest read OpenSpiel's private fields
   if (game == "2048") return Game2048LegalActions;
   if (game == "backgammon") return BackgammonLegalActions;
   if (game == "catch") return CatchLegalActions;

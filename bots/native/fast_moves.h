@@ -20,7 +20,8 @@ bool CatchLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>
 bool Game2048LegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
 bool BallardLegalActions(open_spiel::State& state, std::vector<open_spiel::Action>* actions);
 
-// The generator for `game` (a short name), or nullptr where the game has none.
+// The generator for `game` (a short name), or nullptr where the game has none or its
+// generator reads OpenSpiel's private fields and they are off (internals_gate.h).
 FastMoves FastMovesFor(const std::string& game);
 
 // A game's CurrentPlayer(), the same value for less: 2048's tests the board for an end
@@ -33,7 +34,8 @@ open_spiel::Player Game2048CurrentPlayer(const open_spiel::State& state);
 open_spiel::Player EinsteinCurrentPlayer(const open_spiel::State& state);
 open_spiel::Player BallardCurrentPlayer(const open_spiel::State& state);
 
-// The function for `game` (a short name), or nullptr where the game's own is used.
+// The function for `game` (a short name), or nullptr where the game's own is used (as
+// where it reads OpenSpiel's private fields and they are off, internals_gate.h).
 FastPlayer FastPlayerFor(const std::string& game);
 
 }  // namespace starspiel

@@ -2,8 +2,9 @@
 // DoApplyAction writes (read from OpenSpiel 2.0.2's sources); the searcher
 // checks each one against clones along lines of play before it trusts it
 // (Searcher::CheckUndo), and the engines' equal node counts check it again.
-// The fields are private in OpenSpiel's headers; they are read with access
-// control lifted, which changes no layout (as in fast_keys.cc).
+// The fields are private in OpenSpiel's headers: they are named in
+// openspiel_internals.h, and the restorers are off for any other open_spiel
+// (internals_gate.h).
 #include "bots/native/field_undo.h"
 
 #include <array>
@@ -15,18 +16,11 @@
 #include <typeinfo>
 #include <vector>
 
+#include "bots/native/internals_gate.h"
 #include "bots/native/openspiel_internals.h"
 
 namespace starspiel {
 namespace {
-
-// The base State's history and move number are protected: reached through
-// pointers to members named from a derived class (spiel.h was read before
-// access control was lifted).
-struct StateFields : open_spiel::State {
-  static constexpr auto kHistory = &StateFields::history_;
-  static constexpr auto kMoveNumber = &StateFields::move_number_;
-};
 
 // A record vector cut back to its saved length: a restore follows the restores of every
 // later move, so this pops one record or none (no resize: its growth path is not
@@ -44,15 +38,15 @@ template <class Fields>
 Fields& StoreIn(const open_spiel::State& state, Snapshot* snapshot) {
   static_assert(std::is_trivially_copyable_v<Fields> && std::is_aggregate_v<Fields> &&
                 sizeof(Fields) <= sizeof(Snapshot::fields) && alignof(Fields) <= 8);
-  snapshot->history_size = (state.*StateFields::kHistory).size();
-  snapshot->move_number = state.*StateFields::kMoveNumber;
+  snapshot->history_size = (state.*kStateHistory).size();
+  snapshot->move_number = state.*kStateMoveNumber;
   return *std::launder(reinterpret_cast<Fields*>(snapshot->fields));
 }
 
 template <class Fields>
 const Fields& LoadFrom(open_spiel::State* state, const Snapshot& snapshot) {
-  CutTo(state->*StateFields::kHistory, snapshot.history_size);
-  state->*StateFields::kMoveNumber = snapshot.move_number;
+  CutTo(state->*kStateHistory, snapshot.history_size);
+  state->*kStateMoveNumber = snapshot.move_number;
   return *std::launder(reinterpret_cast<const Fields*>(snapshot.fields));
 }
 
@@ -61,8 +55,8 @@ const Fields& LoadFrom(open_spiel::State* state, const Snapshot& snapshot) {
 __attribute__((always_inline)) inline void RecordMove(open_spiel::State* state,
                                                       open_spiel::Player player,
                                                       open_spiel::Action action) {
-  (state->*StateFields::kHistory).push_back({player, action});
-  ++(state->*StateFields::kMoveNumber);
+  (state->*kStateHistory).push_back({player, action});
+  ++(state->*kStateMoveNumber);
 }
 
 // ------------------------------------------------------------------- pig
@@ -76,27 +70,37 @@ struct PigFields {
 
 bool PigApplies(const open_spiel::State& state) {
   if (typeid(state) != typeid(open_spiel::pig::PigState)) return false;
-  return static_cast<const open_spiel::pig::PigState&>(state).scores_.size() <= kMaxPigPlayers;
+  return (static_cast<const open_spiel::pig::PigState&>(state).*kPigScores).size() <=
+         kMaxPigPlayers;
 }
 
 void PigSave(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& pig = static_cast<const open_spiel::pig::PigState&>(state);
   PigFields& fields = StoreIn<PigFields>(state, snapshot);
-  fields.total_moves = pig.total_moves_;
-  fields.cur_player = pig.cur_player_;
-  fields.turn_player = pig.turn_player_;
-  fields.turn_total = pig.turn_total_;
-  std::copy(pig.scores_.begin(), pig.scores_.end(), fields.scores.begin());
+  fields.total_moves = pig.*kPigTotalMoves;
+  fields.cur_player = pig.*kPigCurPlayer;
+  fields.turn_player = pig.*kPigTurnPlayer;
+  fields.turn_total = pig.*kPigTurnTotal;
+  std::copy((pig.*kPigScores).begin(), (pig.*kPigScores).end(), fields.scores.begin());
 }
 
 void PigRestore(open_spiel::State* state, const Snapshot& snapshot) {
   auto& pig = static_cast<open_spiel::pig::PigState&>(*state);
   const PigFields& fields = LoadFrom<PigFields>(state, snapshot);
-  pig.total_moves_ = fields.total_moves;
-  pig.cur_player_ = fields.cur_player;
-  pig.turn_player_ = fields.turn_player;
-  pig.turn_total_ = fields.turn_total;
-  std::copy(fields.scores.begin(), fields.scores.begin() + pig.scores_.size(), pig.scores_.begin());
+  pig.*kPigTotalMoves = fields.total_moves;
+  pig.*kPigCurPlayer = fields.cur_player;
+  pig.*kPigTurnPlayer = fields.turn_player;
+  pig.*kPigTurnTotal = fields.turn_total;
+  std::copy(fields.scores.begin(), fields.scores.begin() + (pig.*kPigScores).size(),
+            (pig.*kPigScores).begin());
+}
+
+bool SamePigFields(const open_spiel::State& a, const open_spiel::State& b) {
+  const auto& x = static_cast<const open_spiel::pig::PigState&>(a);
+  const auto& y = static_cast<const open_spiel::pig::PigState&>(b);
+  return x.*kPigTotalMoves == y.*kPigTotalMoves && x.*kPigCurPlayer == y.*kPigCurPlayer &&
+         x.*kPigTurnPlayer == y.*kPigTurnPlayer && x.*kPigTurnTotal == y.*kPigTurnTotal &&
+         x.*kPigScores == y.*kPigScores;
 }
 
 // ------------------------------------------------------- einstein_wurfelt_nicht
@@ -110,20 +114,20 @@ struct EinsteinScalars {
   std::array<int, 2> cubes;
 
   void ReadFrom(const ewn::EinsteinWurfeltNichtState& s) {
-    cur_player = s.cur_player_;
-    prev_player = s.prev_player_;
-    winner = s.winner_;
-    turns = s.turns_;
-    die_roll = s.die_roll_;
-    cubes = s.cubes_;
+    cur_player = s.*kEwnCurPlayer;
+    prev_player = s.*kEwnPrevPlayer;
+    winner = s.*kEwnWinner;
+    turns = s.*kEwnTurns;
+    die_roll = s.*kEwnDieRoll;
+    cubes = s.*kEwnCubes;
   }
   void WriteTo(ewn::EinsteinWurfeltNichtState& s) const {
-    s.cur_player_ = cur_player;
-    s.prev_player_ = prev_player;
-    s.winner_ = winner;
-    s.turns_ = turns;
-    s.die_roll_ = die_roll;
-    s.cubes_ = cubes;
+    s.*kEwnCurPlayer = cur_player;
+    s.*kEwnPrevPlayer = prev_player;
+    s.*kEwnWinner = winner;
+    s.*kEwnTurns = turns;
+    s.*kEwnDieRoll = die_roll;
+    s.*kEwnCubes = cubes;
   }
 };
 
@@ -142,18 +146,18 @@ void EinsteinSave(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& s = static_cast<const ewn::EinsteinWurfeltNichtState&>(state);
   EinsteinFields& fields = StoreIn<EinsteinFields>(state, snapshot);
   fields.scalars.ReadFrom(s);
-  fields.total_moves = s.total_moves_;
-  fields.board = s.board_;
-  fields.turn_info_size = s.turn_history_info_.size();
+  fields.total_moves = s.*kEwnTotalMoves;
+  fields.board = s.*kEwnBoard;
+  fields.turn_info_size = (s.*kEwnTurnHistoryInfo).size();
 }
 
 void EinsteinRestore(open_spiel::State* state, const Snapshot& snapshot) {
   auto& s = static_cast<ewn::EinsteinWurfeltNichtState&>(*state);
   const EinsteinFields& fields = LoadFrom<EinsteinFields>(state, snapshot);
   fields.scalars.WriteTo(s);
-  s.total_moves_ = fields.total_moves;
-  s.board_ = fields.board;
-  CutTo(s.turn_history_info_, fields.turn_info_size);
+  s.*kEwnTotalMoves = fields.total_moves;
+  s.*kEwnBoard = fields.board;
+  CutTo(s.*kEwnTurnHistoryInfo, fields.turn_info_size);
 }
 
 // What one of EinsteinApply's moves changes: the scalar fields, the two cells a
@@ -173,10 +177,10 @@ __attribute__((always_inline)) inline void SaveEinsteinDelta(const open_spiel::S
   delta.from = from;
   delta.to = to;
   if (from >= 0) {
-    delta.from_cube = s.board_[from];
-    delta.to_cube = s.board_[to];
+    delta.from_cube = (s.*kEwnBoard)[from];
+    delta.to_cube = (s.*kEwnBoard)[to];
   }
-  delta.turn_info_size = s.turn_history_info_.size();
+  delta.turn_info_size = (s.*kEwnTurnHistoryInfo).size();
 }
 
 void EinsteinUndo(open_spiel::State* state, const Snapshot& snapshot) {
@@ -184,10 +188,10 @@ void EinsteinUndo(open_spiel::State* state, const Snapshot& snapshot) {
   const EinsteinDelta& delta = LoadFrom<EinsteinDelta>(state, snapshot);
   delta.scalars.WriteTo(s);
   if (delta.from >= 0) {
-    s.board_[delta.from] = delta.from_cube;
-    s.board_[delta.to] = delta.to_cube;
+    (s.*kEwnBoard)[delta.from] = delta.from_cube;
+    (s.*kEwnBoard)[delta.to] = delta.to_cube;
   }
-  CutTo(s.turn_history_info_, delta.turn_info_size);
+  CutTo(s.*kEwnTurnHistoryInfo, delta.turn_info_size);
 }
 
 // EinsteinWurfeltNichtState::DoApplyAction for a decision or a die roll (OpenSpiel 2.0.2), then
@@ -197,22 +201,24 @@ void EinsteinUndo(open_spiel::State* state, const Snapshot& snapshot) {
 bool EinsteinApplySaving(open_spiel::State* state, open_spiel::Action action, Snapshot* snapshot) {
   auto& s = static_cast<ewn::EinsteinWurfeltNichtState&>(*state);
   // EinsteinWurfeltNichtState::IsTerminal, inline (a virtual call at every move).
-  if (s.winner_ >= 0 || s.cubes_[0] == 0 || s.cubes_[1] == 0 || action < 0) return false;
-  if (s.cur_player_ == open_spiel::kChancePlayerId) {
+  if (s.*kEwnWinner >= 0 || (s.*kEwnCubes)[0] == 0 || (s.*kEwnCubes)[1] == 0 || action < 0)
+    return false;
+  if (s.*kEwnCurPlayer == open_spiel::kChancePlayerId) {
     // A die roll; the two setups (turns_ -1 and 0) and odd actions are left to the game.
-    if (s.turns_ < 1 || action > 5) return false;
+    if (s.*kEwnTurns < 1 || action > 5) return false;
     if (snapshot != nullptr) SaveEinsteinDelta(*state, -1, -1, snapshot);
-    s.turn_history_info_.push_back(ewn::TurnHistoryInfo(open_spiel::kChancePlayerId, s.prev_player_,
-                                                        s.die_roll_, static_cast<int>(action),
-                                                        ewn::Cube{ewn::Color::kEmpty, -1}));
-    s.cur_player_ = 1 - s.prev_player_;
-    s.prev_player_ = s.cur_player_;
-    s.die_roll_ = static_cast<int>(action) + 1;
-    ++s.turns_;
+    (s.*kEwnTurnHistoryInfo)
+        .push_back(ewn::TurnHistoryInfo(open_spiel::kChancePlayerId, s.*kEwnPrevPlayer,
+                                        s.*kEwnDieRoll, static_cast<int>(action),
+                                        ewn::Cube{ewn::Color::kEmpty, -1}));
+    s.*kEwnCurPlayer = 1 - (s.*kEwnPrevPlayer);
+    s.*kEwnPrevPlayer = s.*kEwnCurPlayer;
+    s.*kEwnDieRoll = static_cast<int>(action) + 1;
+    ++(s.*kEwnTurns);
     RecordMove(state, open_spiel::kChancePlayerId, action);
     return true;
   }
-  if (s.cur_player_ < 0 || s.die_roll_ < 1 || s.die_roll_ > 6) {
+  if (s.*kEwnCurPlayer < 0 || s.*kEwnDieRoll < 1 || s.*kEwnDieRoll > 6) {
     return false;  // the game's own checks speak for these
   }
   static constexpr int kDirections = 6;
@@ -222,32 +228,35 @@ bool EinsteinApplySaving(open_spiel::State* state, open_spiel::Action action, Sn
   const bool capture = action % 2 == 1;
   const int dir = static_cast<int>(action / 2 % kDirections);
   const std::int64_t from = action / (2 * kDirections);
-  const int r1 = static_cast<int>(from / s.cols_), c1 = static_cast<int>(from % s.cols_);
+  const int r1 = static_cast<int>(from / (s.*kEwnCols)),
+            c1 = static_cast<int>(from % (s.*kEwnCols));
   const int r2 = r1 + kRowOffsets[dir], c2 = c1 + kColOffsets[dir];
-  if (r1 >= s.rows_ || r2 < 0 || r2 >= s.rows_ || c2 < 0 || c2 >= s.cols_) return false;
-  const open_spiel::Player player = s.cur_player_;
+  if (r1 >= s.*kEwnRows || r2 < 0 || r2 >= s.*kEwnRows || c2 < 0 || c2 >= s.*kEwnCols) return false;
+  const open_spiel::Player player = s.*kEwnCurPlayer;
   if (snapshot != nullptr) {
-    SaveEinsteinDelta(*state, r1 * s.cols_ + c1, r2 * s.cols_ + c2, snapshot);
+    SaveEinsteinDelta(*state, r1 * (s.*kEwnCols) + c1, r2 * (s.*kEwnCols) + c2, snapshot);
   }
-  ewn::Cube& target = s.board_[r2 * s.cols_ + c2];
+  ewn::Cube& target = (s.*kEwnBoard)[r2 * (s.*kEwnCols) + c2];
   if (target.color == ewn::Color::kBlack) {
-    --s.cubes_[ewn::kBlackPlayerId];
+    --(s.*kEwnCubes)[ewn::kBlackPlayerId];
   } else if (target.color == ewn::Color::kWhite) {
-    --s.cubes_[ewn::kWhitePlayerId];
+    --(s.*kEwnCubes)[ewn::kWhitePlayerId];
   }
   const ewn::Cube captured = capture ? target : ewn::Cube{ewn::Color::kEmpty, -1};
-  s.turn_history_info_.push_back(ewn::TurnHistoryInfo(s.cur_player_, s.prev_player_, s.die_roll_,
-                                                      static_cast<int>(action), captured));
-  target = s.board_[r1 * s.cols_ + c1];
-  s.board_[r1 * s.cols_ + c1] = ewn::Cube{ewn::Color::kEmpty, -1};
-  if ((s.cur_player_ == 0 && r2 == s.rows_ - 1 && c2 == s.cols_ - 1) ||
-      s.cubes_[ewn::kWhitePlayerId] == 0) {
-    s.winner_ = 0;
-  } else if ((s.cur_player_ == 1 && r2 == 0 && c2 == 0) || s.cubes_[ewn::kBlackPlayerId] == 0) {
-    s.winner_ = 1;
+  (s.*kEwnTurnHistoryInfo)
+      .push_back(ewn::TurnHistoryInfo(s.*kEwnCurPlayer, s.*kEwnPrevPlayer, s.*kEwnDieRoll,
+                                      static_cast<int>(action), captured));
+  target = (s.*kEwnBoard)[r1 * (s.*kEwnCols) + c1];
+  (s.*kEwnBoard)[r1 * (s.*kEwnCols) + c1] = ewn::Cube{ewn::Color::kEmpty, -1};
+  if ((s.*kEwnCurPlayer == 0 && r2 == s.*kEwnRows - 1 && c2 == s.*kEwnCols - 1) ||
+      (s.*kEwnCubes)[ewn::kWhitePlayerId] == 0) {
+    s.*kEwnWinner = 0;
+  } else if ((s.*kEwnCurPlayer == 1 && r2 == 0 && c2 == 0) ||
+             (s.*kEwnCubes)[ewn::kBlackPlayerId] == 0) {
+    s.*kEwnWinner = 1;
   }
-  s.cur_player_ = open_spiel::kChancePlayerId;
-  ++s.turns_;
+  s.*kEwnCurPlayer = open_spiel::kChancePlayerId;
+  ++(s.*kEwnTurns);
   RecordMove(state, player, action);
   return true;
 }
@@ -262,22 +271,23 @@ bool SameEinsteinFields(const open_spiel::State& a, const open_spiel::State& b) 
   auto same_cube = [](const ewn::Cube& p, const ewn::Cube& q) {
     return p.color == q.color && p.value == q.value;
   };
-  for (std::size_t i = 0; i < x.board_.size(); ++i) {
-    if (!same_cube(x.board_[i], y.board_[i])) return false;
+  for (std::size_t i = 0; i < (x.*kEwnBoard).size(); ++i) {
+    if (!same_cube((x.*kEwnBoard)[i], (y.*kEwnBoard)[i])) return false;
   }
-  if (x.turn_history_info_.size() != y.turn_history_info_.size()) return false;
-  for (std::size_t i = 0; i < x.turn_history_info_.size(); ++i) {
-    const ewn::TurnHistoryInfo& p = x.turn_history_info_[i];
-    const ewn::TurnHistoryInfo& q = y.turn_history_info_[i];
+  if ((x.*kEwnTurnHistoryInfo).size() != (y.*kEwnTurnHistoryInfo).size()) return false;
+  for (std::size_t i = 0; i < (x.*kEwnTurnHistoryInfo).size(); ++i) {
+    const ewn::TurnHistoryInfo& p = (x.*kEwnTurnHistoryInfo)[i];
+    const ewn::TurnHistoryInfo& q = (y.*kEwnTurnHistoryInfo)[i];
     if (p.player != q.player || p.prev_player != q.prev_player || p.die_roll_ != q.die_roll_ ||
         p.action != q.action || !same_cube(p.captured_cube, q.captured_cube)) {
       return false;
     }
   }
-  return x.cur_player_ == y.cur_player_ && x.prev_player_ == y.prev_player_ &&
-         x.winner_ == y.winner_ && x.total_moves_ == y.total_moves_ && x.turns_ == y.turns_ &&
-         x.cubes_ == y.cubes_ && x.rows_ == y.rows_ && x.cols_ == y.cols_ &&
-         x.die_roll_ == y.die_roll_;
+  return x.*kEwnCurPlayer == y.*kEwnCurPlayer && x.*kEwnPrevPlayer == y.*kEwnPrevPlayer &&
+         x.*kEwnWinner == y.*kEwnWinner && x.*kEwnTotalMoves == y.*kEwnTotalMoves &&
+         x.*kEwnTurns == y.*kEwnTurns && x.*kEwnCubes == y.*kEwnCubes &&
+         x.*kEwnRows == y.*kEwnRows && x.*kEwnCols == y.*kEwnCols &&
+         x.*kEwnDieRoll == y.*kEwnDieRoll;
 }
 
 // ------------------------------------------------------------- backgammon
@@ -299,11 +309,11 @@ struct BackgammonFields {
 bool BackgammonApplies(const open_spiel::State& state) {
   if (typeid(state) != typeid(bg::BackgammonState)) return false;
   const auto& s = static_cast<const bg::BackgammonState&>(state);
-  if (s.dice_.size() > kMaxDice || s.bar_.size() != bg::kNumPlayers ||
-      s.scores_.size() != bg::kNumPlayers || s.board_.size() != bg::kNumPlayers) {
+  if ((s.*kBgDice).size() > kMaxDice || (s.*kBgBar).size() != bg::kNumPlayers ||
+      (s.*kBgScores).size() != bg::kNumPlayers || (s.*kBgBoard).size() != bg::kNumPlayers) {
     return false;
   }
-  for (const std::vector<int>& points : s.board_) {
+  for (const std::vector<int>& points : s.*kBgBoard) {
     if (points.size() != bg::kNumPoints) return false;
   }
   return true;
@@ -312,38 +322,59 @@ bool BackgammonApplies(const open_spiel::State& state) {
 void BackgammonSave(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& s = static_cast<const bg::BackgammonState&>(state);
   BackgammonFields& fields = StoreIn<BackgammonFields>(state, snapshot);
-  fields.cur_player = s.cur_player_;
-  fields.prev_player = s.prev_player_;
-  fields.turns = s.turns_;
-  fields.x_turns = s.x_turns_;
-  fields.o_turns = s.o_turns_;
-  fields.double_turn = s.double_turn_;
-  fields.dice_count = static_cast<int>(s.dice_.size());
-  std::copy(s.dice_.begin(), s.dice_.end(), fields.dice.begin());
-  std::copy(s.bar_.begin(), s.bar_.end(), fields.bar.begin());
-  std::copy(s.scores_.begin(), s.scores_.end(), fields.scores.begin());
+  fields.cur_player = s.*kBgCurPlayer;
+  fields.prev_player = s.*kBgPrevPlayer;
+  fields.turns = s.*kBgTurns;
+  fields.x_turns = s.*kBgXTurns;
+  fields.o_turns = s.*kBgOTurns;
+  fields.double_turn = s.*kBgDoubleTurn;
+  fields.dice_count = static_cast<int>((s.*kBgDice).size());
+  std::copy((s.*kBgDice).begin(), (s.*kBgDice).end(), fields.dice.begin());
+  std::copy((s.*kBgBar).begin(), (s.*kBgBar).end(), fields.bar.begin());
+  std::copy((s.*kBgScores).begin(), (s.*kBgScores).end(), fields.scores.begin());
   for (int p = 0; p < bg::kNumPlayers; ++p) {
-    std::copy(s.board_[p].begin(), s.board_[p].end(), fields.board[p].begin());
+    std::copy((s.*kBgBoard)[p].begin(), (s.*kBgBoard)[p].end(), fields.board[p].begin());
   }
-  fields.turn_info_size = s.turn_history_info_.size();
+  fields.turn_info_size = (s.*kBgTurnHistoryInfo).size();
 }
 
 void BackgammonRestore(open_spiel::State* state, const Snapshot& snapshot) {
   auto& s = static_cast<bg::BackgammonState&>(*state);
   const BackgammonFields& fields = LoadFrom<BackgammonFields>(state, snapshot);
-  s.cur_player_ = fields.cur_player;
-  s.prev_player_ = fields.prev_player;
-  s.turns_ = fields.turns;
-  s.x_turns_ = fields.x_turns;
-  s.o_turns_ = fields.o_turns;
-  s.double_turn_ = fields.double_turn;
-  s.dice_.assign(fields.dice.begin(), fields.dice.begin() + fields.dice_count);
-  std::copy(fields.bar.begin(), fields.bar.end(), s.bar_.begin());
-  std::copy(fields.scores.begin(), fields.scores.end(), s.scores_.begin());
+  s.*kBgCurPlayer = fields.cur_player;
+  s.*kBgPrevPlayer = fields.prev_player;
+  s.*kBgTurns = fields.turns;
+  s.*kBgXTurns = fields.x_turns;
+  s.*kBgOTurns = fields.o_turns;
+  s.*kBgDoubleTurn = fields.double_turn;
+  (s.*kBgDice).assign(fields.dice.begin(), fields.dice.begin() + fields.dice_count);
+  std::copy(fields.bar.begin(), fields.bar.end(), (s.*kBgBar).begin());
+  std::copy(fields.scores.begin(), fields.scores.end(), (s.*kBgScores).begin());
   for (int p = 0; p < bg::kNumPlayers; ++p) {
-    std::copy(fields.board[p].begin(), fields.board[p].end(), s.board_[p].begin());
+    std::copy(fields.board[p].begin(), fields.board[p].end(), (s.*kBgBoard)[p].begin());
   }
-  CutTo(s.turn_history_info_, fields.turn_info_size);
+  CutTo(s.*kBgTurnHistoryInfo, fields.turn_info_size);
+}
+
+bool SameBackgammonFields(const open_spiel::State& a, const open_spiel::State& b) {
+  const auto& x = static_cast<const bg::BackgammonState&>(a);
+  const auto& y = static_cast<const bg::BackgammonState&>(b);
+  const std::vector<bg::TurnHistoryInfo>& p = x.*kBgTurnHistoryInfo;
+  const std::vector<bg::TurnHistoryInfo>& q = y.*kBgTurnHistoryInfo;
+  if (p.size() != q.size()) return false;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i].player != q[i].player || p[i].prev_player != q[i].prev_player ||
+        p[i].dice != q[i].dice || p[i].action != q[i].action ||
+        p[i].double_turn != q[i].double_turn || p[i].first_move_hit != q[i].first_move_hit ||
+        p[i].second_move_hit != q[i].second_move_hit) {
+      return false;
+    }
+  }
+  return x.*kBgCurPlayer == y.*kBgCurPlayer && x.*kBgPrevPlayer == y.*kBgPrevPlayer &&
+         x.*kBgTurns == y.*kBgTurns && x.*kBgXTurns == y.*kBgXTurns &&
+         x.*kBgOTurns == y.*kBgOTurns && x.*kBgDoubleTurn == y.*kBgDoubleTurn &&
+         x.*kBgDice == y.*kBgDice && x.*kBgBar == y.*kBgBar && x.*kBgScores == y.*kBgScores &&
+         x.*kBgBoard == y.*kBgBoard;
 }
 
 // ------------------------------------------------------------------ catch
@@ -359,16 +390,24 @@ bool CatchApplies(const open_spiel::State& state) {
 
 void CatchSave(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& s = static_cast<const open_spiel::catch_::CatchState&>(state);
-  StoreIn<CatchFields>(state, snapshot) = {s.initialized_, s.ball_row_, s.ball_col_, s.paddle_col_};
+  StoreIn<CatchFields>(state, snapshot) = {s.*kCatchInitialized, s.*kCatchBallRow, s.*kCatchBallCol,
+                                           s.*kCatchPaddleCol};
 }
 
 void CatchRestore(open_spiel::State* state, const Snapshot& snapshot) {
   auto& s = static_cast<open_spiel::catch_::CatchState&>(*state);
   const CatchFields& fields = LoadFrom<CatchFields>(state, snapshot);
-  s.initialized_ = fields.initialized;
-  s.ball_row_ = fields.ball_row;
-  s.ball_col_ = fields.ball_col;
-  s.paddle_col_ = fields.paddle_col;
+  s.*kCatchInitialized = fields.initialized;
+  s.*kCatchBallRow = fields.ball_row;
+  s.*kCatchBallCol = fields.ball_col;
+  s.*kCatchPaddleCol = fields.paddle_col;
+}
+
+bool SameCatchFields(const open_spiel::State& a, const open_spiel::State& b) {
+  const auto& x = static_cast<const open_spiel::catch_::CatchState&>(a);
+  const auto& y = static_cast<const open_spiel::catch_::CatchState&>(b);
+  return x.*kCatchInitialized == y.*kCatchInitialized && x.*kCatchBallRow == y.*kCatchBallRow &&
+         x.*kCatchBallCol == y.*kCatchBallCol && x.*kCatchPaddleCol == y.*kCatchPaddleCol;
 }
 
 // ------------------------------------------------------------------- 2048
@@ -386,29 +425,29 @@ struct Game2048Fields {
 
 bool Game2048Applies(const open_spiel::State& state) {
   if (typeid(state) != typeid(tfe::TwentyFortyEightState)) return false;
-  return static_cast<const tfe::TwentyFortyEightState&>(state).board_.size() == kCells2048;
+  return (static_cast<const tfe::TwentyFortyEightState&>(state).*k2048Board).size() == kCells2048;
 }
 
 void Game2048Save(const open_spiel::State& state, Snapshot* snapshot) {
   const auto& s = static_cast<const tfe::TwentyFortyEightState&>(state);
   Game2048Fields& fields = StoreIn<Game2048Fields>(state, snapshot);
-  fields.current_player = s.current_player_;
-  fields.total_score = s.total_score_;
-  fields.action_score = s.action_score_;
-  fields.total_actions = s.total_actions_;
-  fields.extra_chance_turn = s.extra_chance_turn_;
-  std::copy(s.board_.begin(), s.board_.end(), fields.board.begin());
+  fields.current_player = s.*k2048CurrentPlayer;
+  fields.total_score = s.*k2048TotalScore;
+  fields.action_score = s.*k2048ActionScore;
+  fields.total_actions = s.*k2048TotalActions;
+  fields.extra_chance_turn = s.*k2048ExtraChanceTurn;
+  std::copy((s.*k2048Board).begin(), (s.*k2048Board).end(), fields.board.begin());
 }
 
 void Game2048Restore(open_spiel::State* state, const Snapshot& snapshot) {
   auto& s = static_cast<tfe::TwentyFortyEightState&>(*state);
   const Game2048Fields& fields = LoadFrom<Game2048Fields>(state, snapshot);
-  s.current_player_ = fields.current_player;
-  s.total_score_ = fields.total_score;
-  s.action_score_ = fields.action_score;
-  s.total_actions_ = fields.total_actions;
-  s.extra_chance_turn_ = fields.extra_chance_turn;
-  std::copy(fields.board.begin(), fields.board.end(), s.board_.begin());
+  s.*k2048CurrentPlayer = fields.current_player;
+  s.*k2048TotalScore = fields.total_score;
+  s.*k2048ActionScore = fields.action_score;
+  s.*k2048TotalActions = fields.total_actions;
+  s.*k2048ExtraChanceTurn = fields.extra_chance_turn;
+  std::copy(fields.board.begin(), fields.board.end(), (s.*k2048Board).begin());
 }
 
 // TwentyFortyEightState::DoApplyAction (OpenSpiel 2.0.2), then State::ApplyAction's history
@@ -417,12 +456,12 @@ void Game2048Restore(open_spiel::State* state, const Snapshot& snapshot) {
 // terminal (field_undo.h), so the player to move is current_player_.
 bool Game2048Apply(open_spiel::State* state, open_spiel::Action action) {
   auto& s = static_cast<tfe::TwentyFortyEightState&>(*state);
-  const open_spiel::Player player = s.current_player_;
-  std::vector<tfe::Tile>& board = s.board_;
+  const open_spiel::Player player = s.*k2048CurrentPlayer;
+  std::vector<tfe::Tile>& board = s.*k2048Board;
   if (player == open_spiel::kChancePlayerId) {
     if (action < 0 || action > tfe::kNoCellAvailableAction) return false;
-    if (!s.extra_chance_turn_) s.current_player_ = 0;
-    s.extra_chance_turn_ = false;
+    if (!(s.*k2048ExtraChanceTurn)) s.*k2048CurrentPlayer = 0;
+    s.*k2048ExtraChanceTurn = false;
     if (action != tfe::kNoCellAvailableAction) {
       // UnrankActionMixedBase over (rows, columns, is_four).
       const bool is_four = action % 2 == 1;
@@ -470,10 +509,10 @@ bool Game2048Apply(open_spiel::State* state, open_spiel::Action action) {
         board[line[i]] = tile;
       }
     }
-    s.action_score_ = score;
-    if (changed) s.current_player_ = open_spiel::kChancePlayerId;
-    s.total_score_ += s.action_score_;
-    ++s.total_actions_;
+    s.*k2048ActionScore = score;
+    if (changed) s.*k2048CurrentPlayer = open_spiel::kChancePlayerId;
+    s.*k2048TotalScore += s.*k2048ActionScore;
+    ++(s.*k2048TotalActions);
   }
   RecordMove(state, player, action);
   return true;
@@ -483,13 +522,15 @@ bool SameGame2048Fields(const open_spiel::State& a, const open_spiel::State& b) 
   const auto& x = static_cast<const tfe::TwentyFortyEightState&>(a);
   const auto& y = static_cast<const tfe::TwentyFortyEightState&>(b);
   for (int i = 0; i < kCells2048; ++i) {
-    if (x.board_[i].value != y.board_[i].value || x.board_[i].is_merged != y.board_[i].is_merged) {
+    if ((x.*k2048Board)[i].value != (y.*k2048Board)[i].value ||
+        (x.*k2048Board)[i].is_merged != (y.*k2048Board)[i].is_merged) {
       return false;
     }
   }
-  return x.current_player_ == y.current_player_ && x.total_score_ == y.total_score_ &&
-         x.action_score_ == y.action_score_ && x.total_actions_ == y.total_actions_ &&
-         x.extra_chance_turn_ == y.extra_chance_turn_;
+  return x.*k2048CurrentPlayer == y.*k2048CurrentPlayer &&
+         x.*k2048TotalScore == y.*k2048TotalScore && x.*k2048ActionScore == y.*k2048ActionScore &&
+         x.*k2048TotalActions == y.*k2048TotalActions &&
+         x.*k2048ExtraChanceTurn == y.*k2048ExtraChanceTurn;
 }
 
 constexpr std::array<FieldRestorer, 5> kRestorers = {{
@@ -501,13 +542,18 @@ constexpr std::array<FieldRestorer, 5> kRestorers = {{
     {"2048", Game2048Applies, Game2048Save, Game2048Restore, Game2048Apply, nullptr, nullptr},
 }};
 
-// The game's own fields equal, where ToString() does not show them all.
+// The game's own fields equal (every one its restorer saves, and more), and the base
+// State's history and move number.
 bool SameFields(const FieldRestorer& restorer, const open_spiel::State& a,
                 const open_spiel::State& b) {
+  if (a.History() != b.History() || a.MoveNumber() != b.MoveNumber()) return false;
   const std::string game = restorer.game;
+  if (game == "pig") return SamePigFields(a, b);
   if (game == "einstein_wurfelt_nicht") return SameEinsteinFields(a, b);
+  if (game == "backgammon") return SameBackgammonFields(a, b);
+  if (game == "catch") return SameCatchFields(a, b);
   if (game == "2048") return SameGame2048Fields(a, b);
-  return true;
+  return false;  // a restorer this function does not know yet: add it above
 }
 
 }  // namespace
@@ -543,7 +589,48 @@ std::vector<open_spiel::Action> FastApplyMismatches(const FieldRestorer& restore
   return mismatches;
 }
 
+std::vector<open_spiel::Action> FastRestoreMismatches(const FieldRestorer& restorer,
+                                                      const open_spiel::State& state) {
+  std::vector<open_spiel::Action> mismatches;
+  if (state.IsTerminal()) return mismatches;
+  // `moved` after SaveAndApply of `action` equals the game's child, and after RestoreFrom
+  // the state before; then the same for each move after it (a restore follows the restores
+  // of every later move).
+  auto round_trip = [&restorer](open_spiel::State* moved, open_spiel::Action action) {
+    std::unique_ptr<open_spiel::State> before = moved->Clone();
+    std::unique_ptr<open_spiel::State> child = moved->Child(action);
+    Snapshot snapshot;
+    SaveAndApply(restorer, moved, action, &snapshot);
+    bool same = SameFields(restorer, *moved, *child) && moved->ToString() == child->ToString();
+    RestoreFrom(restorer, moved, snapshot);
+    return same && SameFields(restorer, *moved, *before) && moved->ToString() == before->ToString();
+  };
+  for (open_spiel::Action action : state.LegalActions()) {
+    std::unique_ptr<open_spiel::State> moved = state.Clone();
+    // The whole snapshot (save, restore), which SaveAndApply falls back to.
+    Snapshot snapshot;
+    restorer.save(*moved, &snapshot);
+    ApplyWith(&restorer, moved.get(), action);
+    bool same = SameFields(restorer, *moved, *state.Child(action));
+    restorer.restore(moved.get(), snapshot);
+    same = same && SameFields(restorer, *moved, state) && moved->ToString() == state.ToString();
+    same = same && round_trip(moved.get(), action);
+    Snapshot outer;
+    SaveAndApply(restorer, moved.get(), action, &outer);
+    if (!moved->IsTerminal()) {
+      for (open_spiel::Action next : moved->LegalActions()) {
+        same = same && round_trip(moved.get(), next);
+      }
+    }
+    RestoreFrom(restorer, moved.get(), outer);
+    same = same && SameFields(restorer, *moved, state);
+    if (!same) mismatches.push_back(action);
+  }
+  return mismatches;
+}
+
 const FieldRestorer* FindFieldRestorer(const std::string& game, const open_spiel::State& state) {
+  if (!FieldPathsOn()) return nullptr;
   for (const FieldRestorer& restorer : kRestorers) {
     if (game == restorer.game && restorer.applies(state)) return &restorer;
   }

@@ -84,8 +84,17 @@ inline void RestoreFrom(const FieldRestorer& restorer, open_spiel::State* state,
 std::vector<open_spiel::Action> FastApplyMismatches(const FieldRestorer& restorer,
                                                     const open_spiel::State& state);
 
-// The restorer for `game`'s states, or nullptr where it has none or `state`
-// is not of the class it was written for (a Python twin, say).
+// The moves at `state` (a decision's or a chance node's) after which the restorer's save
+// and restore, or SaveAndApply and RestoreFrom, do not give the game's own child and then
+// `state` back in every field the restorer knows, the history and the move number; also
+// for every move after them. Empty where they all agree. For tests:
+// tests/test_native_fields.py.
+std::vector<open_spiel::Action> FastRestoreMismatches(const FieldRestorer& restorer,
+                                                      const open_spiel::State& state);
+
+// The restorer for `game`'s states, or nullptr where it has none, `state` is not
+// of the class it was written for (a Python twin, say), or the fast paths that
+// read OpenSpiel's private fields are off (internals_gate.h).
 const FieldRestorer* FindFieldRestorer(const std::string& game, const open_spiel::State& state);
 
 }  // namespace starspiel

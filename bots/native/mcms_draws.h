@@ -3,7 +3,7 @@
 #define STARSPIEL_BOTS_NATIVE_MCMS_DRAWS_H_
 
 #include <cstdint>
-#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -11,11 +11,12 @@
 
 namespace starspiel {
 
-// `samples` draws with replacement from `outcomes`, seeded as bots/mcms.py
-// seeds them: random.Random((seed << 64) | blake2b8(canonical_text)).
+// `samples` draws with replacement from `outcomes` by SplitMix64::Seeded(seed,
+// canonical_text).Choices (bots/native/splitmix.h), merged to (action, count /
+// samples), most drawn first, ties in order of first draw.
 std::vector<std::pair<open_spiel::Action, double>> McmsDrawOutcomes(
     const std::vector<std::pair<open_spiel::Action, double>>& outcomes, int samples,
-    std::uint64_t seed, const std::string& canonical_text);
+    std::uint64_t seed, std::string_view canonical_text);
 
 }  // namespace starspiel
 

@@ -13,6 +13,7 @@
 #include "bots/native/evaluator.h"
 #include "bots/native/fast_moves.h"
 #include "bots/native/field_undo.h"
+#include "bots/native/internals_gate.h"
 #include "bots/native/search.h"
 
 namespace py = pybind11;
@@ -289,6 +290,55 @@ void BindSearch(py::module_& m) {
       py::arg("state"),
       "The moves at a state whose application by the engine differs from the game's "
       "ApplyAction in any field (None where the engine has no apply of its own), for tests.");
+  m.def(
+      "fast_restore_mismatches",
+      [](py::handle state) -> py::object {
+        const auto* cpp_state = state.cast<const open_spiel::State*>();
+        const FieldRestorer* restorer =
+            FindFieldRestorer(cpp_state->GetGame()->GetType().short_name, *cpp_state);
+        if (restorer == nullptr) return py::none();
+        return py::cast(FastRestoreMismatches(*restorer, *cpp_state));
+      },
+      py::arg("state"),
+      "The moves at a state after which the engine's field restorer does not give back the "
+      "game's child and then the state (None where the engine has no restorer), for tests.");
+  m.def(
+      "fast_paths",
+      [](py::handle state) {
+        const auto* cpp_state = state.cast<const open_spiel::State*>();
+        const std::string game = cpp_state->GetGame()->GetType().short_name;
+        std::vector<std::string> paths;
+        const FieldRestorer* restorer = FindFieldRestorer(game, *cpp_state);
+        if (restorer != nullptr) paths.push_back("restore");
+        if (restorer != nullptr && restorer->apply != nullptr) paths.push_back("apply");
+        if (FastMovesFor(game) != nullptr) paths.push_back("moves");
+        if (FastPlayerFor(game) != nullptr) paths.push_back("player");
+        const KeyScheme* scheme = FindKeyScheme(game);
+        if (scheme != nullptr && scheme->fields_key && scheme->fields_apply(*cpp_state)) {
+          paths.push_back("key");
+        }
+        return paths;
+      },
+      py::arg("state"),
+      "The engine's own ways through a state's game instead of the public State API: "
+      "restore, apply, moves, player, key (for tests).");
+  m.def("field_paths", &FieldPathsOn,
+        "Whether the fast paths that read OpenSpiel's private fields run (internals_gate.h); "
+        "searchers and evaluators made from now on follow it.");
+  m.def(
+      "field_paths_problem",
+      []() -> py::object {
+        const std::string problem = FieldPathsProblem();
+        if (problem.empty()) return py::none();
+        return py::str(problem);
+      },
+      "Why those fast paths are off against another open_spiel (one line), or None.");
+  m.def("configure_field_paths", &ConfigureFieldPaths, py::arg("open_spiel_version"),
+        py::arg("wanted"),
+        "Decides again whether those fast paths run, as for an engine built against "
+        "`open_spiel_version`, and only if `wanted` (for tests; STARSPIEL_FIELD_PATHS=off "
+        "turns them off at import).");
+  m.attr("FIELD_PATHS_OPEN_SPIEL_VERSION") = FieldPathsCheckedVersion();
   m.def("setting_names", &SettingNames,
         "The names the settings dict of Searcher must hold (bots/options.py declares them).");
   m.def("counter_names", &CounterNames,

@@ -5,7 +5,7 @@
 
 Each task is one (section, game, position, bot, time limit), so a run resumes where it
 stopped. Timings are comparable only when nothing else runs, hence --workers=1 by
-default. What each section measures and what its columns mean: docs/benchmark.md,
+default. What each section measures and what its columns mean: docs/guide/benchmark.md,
 "Time to depth and equal-time depth".
 """
 

@@ -5,7 +5,7 @@
 
 Three sections (fixed depth, time-limited moves, nodes per second), each printed as a
 table, then the headline targets with their verdicts. With --out the records resume
-from the same folder. What each section measures: docs/benchmark.md, "The benchmark
+from the same folder. What each section measures: docs/guide/benchmark.md, "The benchmark
 programs".
 """
 

@@ -6,7 +6,7 @@
 Each sampled chance node is one task of the shared runner; its outcome children get
 exact Star2 values at every depth, the pairs (search(c, d - R), search(c, d)) that the
 engine's ChanceProbCut predicts from. How positions are drawn, why the fit is
-symmetrised and what the folder holds: docs/probcut.md, "Calibration".
+symmetrised and what the folder holds: docs/guide/chanceprobcut.md, "Calibration".
 """
 
 from __future__ import annotations

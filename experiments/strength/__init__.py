@@ -5,5 +5,5 @@
   python -m experiments.strength --report
 
 Modules: power (games needed), plan (the studies), study (run one, reduce it
-to a verdict), report (the tables of docs/strength.md).
+to a verdict), report (the tables of docs/results/strength.md).
 """

@@ -1,4 +1,4 @@
-"""python -m experiments.strength: list, run and report the strength studies (docs/strength.md)."""
+"""python -m experiments.strength: list, run and report the strength studies (docs/guide/strength.md)."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ QUESTIONS = (
     ),
 )
 
-# Pentanomials of earlier equal-time runs (docs/tournaments_archive.md, docs/tournaments.md),
+# Pentanomials of earlier equal-time runs (Python-engine tournaments; git history of docs/tournaments_archive*.md),
 # pooled per game: "search" from search bots against each other, "mcts" from star2 against
 # the rollout MCTS.
 PRIORS: dict[tuple[str, str], tuple[tuple[int, int, int, int, int], str]] = {

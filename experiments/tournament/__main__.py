@@ -20,7 +20,7 @@ from experiments.tournament.schedule import SCHEDULES
 
 # The main job: star2 against its unpruned twin and the two MCTS bots, at equal time per move in
 # EinStein: its games are short, so 300 games per pairing fit in about three minutes on two
-# cores and each score's interval is about +-0.06. docs/tournaments.md says what it found.
+# cores and each score's interval is about +-0.06. docs/guide/tournaments.md says what it reports.
 DEFAULT_GAME = "einstein_wurfelt_nicht"
 DEFAULT_BOTS = [
     "star2(time_limit=0.02)",

@@ -3,13 +3,12 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <charconv>
 #include <new>
 #include <stdexcept>
 
 #include "bots/native/evaluator.h"
 #include "bots/native/keys.h"
-#include "bots/native/pyrandom.h"
+#include "bots/native/splitmix.h"
 #include "games/native/common.h"
 
 namespace starspiel::ballard_tree {
@@ -22,14 +21,10 @@ using open_spiel::kTerminalPlayerId;
 using open_spiel::Player;
 
 constexpr char kLongName[] = "Ballard's *-complete n-ary test tree";
-// The Python rules clear their permutation cache when it holds this many.
-constexpr std::size_t kMaxCachedNodes = 2'000'000;
 // Dense arc tables: up to this many arcs (bytes) per level, for n whose arcs fit in
 // an int8 (|arc| <= n - 1).
 constexpr std::uint64_t kDenseLevelBytes = std::uint64_t{1} << 28;
 constexpr int kDenseMaxN = 127;
-
-std::string SeedText(int seed, const std::vector<int>& path);
 
 const open_spiel::GameParameters& Spec() {
   static const auto* spec = new open_spiel::GameParameters{
@@ -81,17 +76,13 @@ void* MapZeroed(std::size_t bytes) {
   return p;
 }
 
-std::string SeedText(int seed, const std::vector<int>& path) {
-  return "ballard:" + std::to_string(seed) + ":" + JoinPath(path);
-}
-
 }  // namespace
 
 Rules::Rules(int n, int plies, bool random_order, int seed, bool final_chance)
     : n_(n),
       plies_(plies),
       random_order_(random_order),
-      seed_(seed),
+      seed_(static_cast<std::uint64_t>(static_cast<std::int64_t>(seed))),
       final_chance_(final_chance),
       depth_(2 * plies - 1 + (final_chance ? 1 : 0)) {
   for (int j = 0; j < depth_; ++j) {
@@ -136,65 +127,22 @@ void Rules::FillFamily(const std::vector<int>& path, std::uint64_t index) const 
   const DenseLevel& table = dense_[level];
   std::lock_guard<std::mutex> lock(mutex_);
   if (table.filled[family].load(std::memory_order_relaxed)) return;
-  // The node and its siblings: the parent's path with each last action. From
-  // level 2 on, the family of the parent's sibling whose last action differs in
-  // the lowest bit comes along when not drawn yet: the seedings run side by
-  // side, and two families fill the lanes a single one leaves waiting on
-  // latency (a search that visits one usually visits the other).
-  std::uint64_t families[2] = {family, 0};
-  int parents[2] = {level >= 2 ? path[level - 2] : 0, 0};
-  int family_count = 1;
-  if (level >= 2 && (parents[0] ^ 1) < n_) {
-    const std::uint64_t partner = family - parents[0] + (parents[0] ^ 1);
-    if (!table.filled[partner].load(std::memory_order_relaxed)) {
-      families[family_count] = partner;
-      parents[family_count++] = parents[0] ^ 1;
-    }
-  }
-  // Seed texts: one buffer holds them all (they share the grandparent's path).
+  // The node and its siblings: the parent's path with each last action. Their keys
+  // share the parent's path and a comma, hashed once.
+  std::vector<int> parent(path.begin(), path.end() - (level == 0 ? 0 : 1));
+  const std::string prefix = JoinPath(parent) + (level >= 2 ? "," : "");
+  const std::uint64_t prefix_hash = splitmix::Fnv1a64(prefix);
   const int siblings = level == 0 ? 1 : n_;
-  const int count = family_count * siblings;
-  std::string prefix = "ballard:" + std::to_string(seed_) + ":";
-  for (int j = 0; j + 2 < level; ++j) {
-    prefix += std::to_string(path[j]);
-    prefix += ',';
+  std::int8_t* out = table.arcs.get() + family * siblings * n_;
+  std::vector<int> arcs;
+  for (int a = 0; a < siblings; ++a) {
+    const std::uint64_t hash =
+        level == 0 ? prefix_hash : splitmix::Fnv1a64(prefix_hash, std::to_string(a));
+    arcs = level_arcs_[level];
+    splitmix::SplitMix64(splitmix::SeedState(seed_, hash)).Shuffle(arcs);
+    for (int i = 0; i < n_; ++i) out[a * n_ + i] = static_cast<std::int8_t>(arcs[i]);
   }
-  std::string buffer;
-  buffer.reserve(static_cast<std::size_t>(count) * (prefix.size() + 24));
-  std::vector<std::size_t> ends(count);
-  auto append = [&buffer](int number) {
-    char digits[16];
-    const auto result = std::to_chars(digits, digits + sizeof(digits), number);
-    buffer.append(digits, result.ptr);
-  };
-  for (int f = 0; f < family_count; ++f) {
-    for (int a = 0; a < siblings; ++a) {
-      buffer += prefix;
-      if (level >= 2) {
-        append(parents[f]);
-        buffer += ',';
-      }
-      if (level >= 1) append(a);
-      ends[f * siblings + a] = buffer.size();
-    }
-  }
-  std::vector<std::string_view> texts(count);
-  for (int t = 0; t < count; ++t) {
-    const std::size_t begin = t == 0 ? 0 : ends[t - 1];
-    texts[t] = std::string_view(buffer).substr(begin, ends[t] - begin);
-  }
-  std::vector<int> perms(static_cast<std::size_t>(count) * n_);
-  pyrandom::ShuffledRanges(texts.data(), texts.size(), n_, perms.data());
-  const std::vector<int>& arcs = level_arcs_[level];
-  const std::size_t family_arcs = static_cast<std::size_t>(siblings) * n_;
-  for (int f = 0; f < family_count; ++f) {
-    std::int8_t* out = table.arcs.get() + families[f] * family_arcs;
-    const int* perm = perms.data() + f * family_arcs;
-    for (std::size_t i = 0; i < family_arcs; ++i) out[i] = static_cast<std::int8_t>(arcs[perm[i]]);
-  }
-  for (int f = 0; f < family_count; ++f) {
-    table.filled[families[f]].store(1, std::memory_order_release);
-  }
+  table.filled[family].store(1, std::memory_order_release);
 }
 
 int Rules::Arc(const std::vector<int>& path, std::uint64_t index, int action) const {
@@ -207,20 +155,8 @@ int Rules::Arc(const std::vector<int>& path, std::uint64_t index, int action) co
 }
 
 std::vector<int> Rules::ArcsAt(const std::vector<int>& path) const {
-  const std::vector<int>& level = level_arcs_[path.size()];
-  if (!random_order_) return level;
-  // The Python seed string: hashed with SHA-512, the same tree in every process.
-  const std::string text = SeedText(seed_, path);
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = shuffled_.find(text);
-    if (it != shuffled_.end()) return it->second;
-  }
-  std::vector<int> arcs = level;
-  pyrandom::Random::FromString(text).Shuffle(arcs);
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (shuffled_.size() >= kMaxCachedNodes) shuffled_.clear();
-  shuffled_.emplace(text, arcs);
+  std::vector<int> arcs = level_arcs_[path.size()];
+  if (random_order_) splitmix::SplitMix64::Seeded(seed_, JoinPath(path)).Shuffle(arcs);
   return arcs;
 }
 

@@ -1,7 +1,7 @@
 // Ballard's (1983) *-complete n-ary test tree, the C++ twin of
 // games/ballard_tree.py: the same levels, arcs, strings and tensor, and for
-// order=random the same trees from the same seed (CPython's random.Random,
-// bots/native/pyrandom.h, seeded with the same string per node).
+// order=random the same trees from the same seed (a Fisher-Yates shuffle per node
+// by SplitMix64 seeded with the tree's seed and the node's path, bots/native/splitmix.h).
 #ifndef STARSPIEL_GAMES_NATIVE_BALLARD_TREE_H_
 #define STARSPIEL_GAMES_NATIVE_BALLARD_TREE_H_
 
@@ -10,7 +10,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "open_spiel/spiel.h"
@@ -55,9 +54,9 @@ class Rules {
 
  private:
   // order=random, a level of at most kDenseLevelBytes arcs: every node's arcs in
-  // node order, filled a family of n siblings at a time (their shuffles are seeded
-  // side by side). Mapped, not allocated: pages nobody visits cost no memory, and
-  // huge pages where the system allows spare the TLB (probes jump across the table).
+  // node order, filled a family of n siblings at a time. Mapped, not allocated: pages nobody visits
+  // cost no memory, and huge pages where the system allows spare the TLB (probes jump across the
+  // table).
   struct DenseLevel {
     struct Unmap {
       std::size_t bytes;
@@ -70,16 +69,13 @@ class Rules {
 
   int n_, plies_;
   bool random_order_;
-  int seed_;
+  std::uint64_t seed_;  // the tree's seed modulo 2^64
   bool final_chance_;
   int depth_;
   std::vector<open_spiel::Player> players_;
   std::vector<std::vector<int>> level_arcs_;
   std::int64_t leaf_min_ = 0, leaf_max_ = 0;
-  // order=random: each visited node's shuffled arcs, as the Python rules cache them
-  // (a shuffle costs a SHA-512 and a Mersenne Twister seeding).
-  mutable std::mutex mutex_;
-  mutable std::unordered_map<std::string, std::vector<int>> shuffled_;
+  mutable std::mutex mutex_;  // held while a family of a dense level is filled
   std::vector<DenseLevel> dense_;
   int dense_levels_ = 0;  // per level; empty arcs where the level is too large
 };

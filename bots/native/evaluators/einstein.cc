@@ -8,7 +8,8 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "bots/native/openspiel_internals.h"  // last: it lifts access in the game headers
+#include "bots/native/internals_gate.h"
+#include "bots/native/openspiel_internals.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
@@ -49,6 +50,8 @@ double Expected(const int (&dists)[6]) {
 
 class EinsteinEvaluator : public Evaluator {
  public:
+  EinsteinEvaluator() : fields_(FieldPathsOn()) {}
+
   double Value(const open_spiel::State& state, int player) override {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
     return NonTerminalValue(state, player);
@@ -85,12 +88,14 @@ class EinsteinEvaluator : public Evaluator {
   // EinsteinEvaluator.next_mover: at a die roll, player 1 moves after a roll
   // at move number 4k + 2.
   // The state is not terminal, so its CurrentPlayer() is cur_player_ (read without the
-  // two virtual calls).
-  static int NextMover(const ewn::EinsteinWurfeltNichtState& state) {
-    const int player = state.cur_player_;
+  // two virtual calls where the fields may be read).
+  int NextMover(const ewn::EinsteinWurfeltNichtState& state) const {
+    const int player = fields_ ? state.*kEwnCurPlayer : state.CurrentPlayer();
     if (player >= 0) return player;
     return state.MoveNumber() % 4 == 2 ? 1 : 0;
   }
+
+  bool fields_;  // the player read from the state's field (internals_gate.h)
 };
 
 std::unique_ptr<Evaluator> MakeEinsteinEvaluator(const open_spiel::Game& game) {

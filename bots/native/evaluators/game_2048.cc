@@ -12,7 +12,8 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "bots/native/openspiel_internals.h"  // last: it lifts access in the game headers
+#include "bots/native/internals_gate.h"
+#include "bots/native/openspiel_internals.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
@@ -85,7 +86,7 @@ const LineScores& LineTable() {
 
 class Game2048Evaluator : public Evaluator {
  public:
-  explicit Game2048Evaluator(double max_value) : max_(max_value) {}
+  explicit Game2048Evaluator(double max_value) : max_(max_value), fields_(FieldPathsOn()) {}
 
   double Value(const open_spiel::State& state, int player) override {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
@@ -94,8 +95,9 @@ class Game2048Evaluator : public Evaluator {
 
   double NonTerminalValue(const open_spiel::State& state, int /*player*/) override {
     const auto& board = evaluators::StateAs<TwentyFortyEightState>(state, "Game2048Evaluator");
-    // Returns()[0], without its vector (total_score_ is all it reads).
-    const double score = static_cast<double>(board.total_score_);
+    // Returns()[0], without its vector where the fields may be read (total_score_ is all
+    // it reads).
+    const double score = fields_ ? static_cast<double>(board.*k2048TotalScore) : board.Returns()[0];
     int cell[4][4];
     int rank[4][4];
     bool tabled = true;
@@ -130,7 +132,8 @@ class Game2048Evaluator : public Evaluator {
   }
 
  private:
-  double max_;  // bounds[1] = 16 * max_utility (game_value_bounds)
+  double max_;   // bounds[1] = 16 * max_utility (game_value_bounds)
+  bool fields_;  // the score read from the state's field (internals_gate.h)
 };
 
 std::unique_ptr<Evaluator> MakeGame2048Evaluator(const open_spiel::Game& game) {

@@ -1,0 +1,440 @@
+"""The Python engine's recursion: alpha-beta at decision nodes, the table, the leaves.
+
+``AlphaBetaSearcher`` is expectiminimax: a fail-soft alpha-beta at max/min nodes and
+every outcome of a chance node searched with an open window. ``bots.star.Searcher``
+adds the pruning at chance nodes (Star1, Star2, ChanceProbCut); MCMS samples them
+(bots/mcms.py). Move ordering (bots/ordering.py), key choice (bots/keys.py) and the
+options (bots/options.py) live apart.
+
+Nodes are pyspiel states or, for games in ``games/``, plain-Python positions that
+implement the same small subset of the State API (bots/node.py). Values are from the
+searching player's point of view throughout; there is no negamax, so any sequence of
+players is handled.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+from collections.abc import Hashable, Sequence
+from types import TracebackType
+from typing import Any, cast
+
+import pyspiel
+
+from bots.counters import STAT_KEYS
+from bots.evaluators import make_evaluator
+from bots.frames import ProbedChild
+from bots.keys import (
+    HistoryDigestNode,
+    default_key_function,
+    digest_key,
+    history_key,
+    root_key_function,
+)
+from bots.node import Position, SearchNode, to_search_node
+from bots.options import SearchOptions, as_options
+from bots.ordering import MoveOrdering
+from bots.searcher import LeafValueOutOfBounds, SearchTimeout, search_bounds
+from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
+
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+INF = math.inf
+# The clock is read once per this many nodes (and outcomes of a huge chance node).
+TIME_CHECK_INTERVAL = 64
+
+
+class AlphaBetaSearcher:
+    """Runs fixed-depth searches from one player's point of view (``SearcherProtocol``).
+
+    One searcher (and its table) is kept by a bot across moves; ``search`` may be
+    called with increasing depths for iterative deepening.
+    """
+
+    engine = "python"  # bots/native_search.py's NativeSearcher says "native"
+    samples_chance_nodes = False  # MCMSSearcher samples them
+
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        player: int,
+        options: SearchOptions | str = "star2",
+        **settings: Any,
+    ):
+        """``options``, or an algorithm name and ``SearchOptions.create``'s settings."""
+        options = as_options(options, settings)
+        if options.samples is not None and not self.samples_chance_nodes:
+            raise ValueError("samples (MCMS) needs MCMSSearcher: build it with make_searcher")
+        self.options = options
+        self.game = game
+        self.player = int(player)
+        self.algorithm = options.name
+        self.evaluator = make_evaluator(options.evaluator, game)
+        self.lower_bound, self.upper_bound = search_bounds(
+            self.evaluator, game, self.player, options.bounds
+        )
+        self._eval_takes_positions = bool(getattr(self.evaluator, "accepts_positions", False))
+        # Built-in evaluators offer player_value(): the same number, no array.
+        player_value = getattr(self.evaluator, "player_value", None)
+        self._player_value = player_value if callable(player_value) else None
+        self.move_ordering = options.move_ordering
+        self.deeper_cutoffs = options.study.deeper_cutoffs
+        self.ordering = MoveOrdering(game, self.player, options, self._value_after)
+        self.table = TranspositionTable(options.tt_size) if options.tt_size > 0 else None
+        self.game_key_fn = default_key_function(game)
+        self.key_fn = options.key_fn or self.game_key_fn
+        self.deadline: float | None = None
+        self._abandoned: TracebackType | None = None
+        # Set per search from its root (_search_root).
+        self._convert_leaves = False
+        self._cache_leaves = False
+        self._lookup_children = False
+        self.reset_stats()
+
+    # ----------------------------------------------------------------- public
+
+    def reset_stats(self) -> None:
+        self.nodes = 0
+        self.leaves = 0
+        self.evaluations = 0
+        self.probe_nodes = 0
+        self.tt_hits = 0
+        self.cutoffs_alpha_beta = 0
+        self.cutoffs_star1 = 0
+        self.cutoffs_star2_probe = 0
+        self.cutoffs_probcut = 0
+        self.probcut_nodes = 0
+        self.probe_reuses = 0
+        self.probcut_researches = 0
+        # Nesting of probes and of ChanceProbCut's shallow searches: their nodes are
+        # counted once, by the outermost.
+        self._probe_level = 0
+        self._probcut_level = 0
+        self._next_time_check = TIME_CHECK_INTERVAL
+
+    def stats(self) -> dict[str, int]:
+        return {key: getattr(self, key) for key in STAT_KEYS}
+
+    def search(
+        self,
+        state: Any,
+        depth: int,
+        root_order: Sequence[int] | None = None,
+        partial: dict | None = None,
+    ) -> tuple[float, int | None]:
+        """Searches ``state`` to ``depth`` decision plies; returns (value, action).
+
+        ``partial``, if given, receives the best fully searched root move so far,
+        so a caller interrupted by the deadline still has a move.
+        """
+        if depth < 0:
+            raise ValueError(f"depth must be >= 0, got {depth}")
+        # A search allocates millions of short-lived objects and no cycles; the
+        # cyclic collector would only rescan the table (pauses of tens of ms).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._search_root(state, depth, root_order, partial)
+        except SearchTimeout as timeout:
+            # Freeing the abandoned path's frames (thousands of game states under a
+            # wide chance node: 10-15 ms in yacht) would make the move late. Keep
+            # them until the next search, whose deadline then pays for them.
+            self._abandoned = timeout.__traceback__
+        finally:
+            if collecting:
+                gc.enable()
+        raise SearchTimeout()  # outside the handler: no link to the kept traceback
+
+    def _search_root(
+        self, state: Any, depth: int, root_order: Sequence[int] | None, partial: dict | None
+    ) -> tuple[float, int | None]:
+        self._abandoned = None
+        node: SearchNode = to_search_node(state)
+        key_fn = self.options.key_fn
+        if key_fn is None:
+            node, key_fn = root_key_function(state, node, self.game_key_fn, self.table is not None)
+        self.key_fn = key_fn
+        # History keys and their digests only meet again on the same path, so
+        # leaf values and chance children are not worth a table lookup there.
+        self._lookup_children = key_fn is not history_key and key_fn is not digest_key
+        self._cache_leaves = self.table is not None and self._lookup_children
+        self._convert_leaves = node is not state and (
+            isinstance(node, HistoryDigestNode) or not self._eval_takes_positions
+        )
+        if self.table is not None:
+            self.table.new_search()
+        player = node.current_player()
+        if depth == 0 or player < 0:
+            return self._search(node, depth, -INF, INF), None
+        return self._root(node, int(player), depth, root_order, partial)
+
+    # ------------------------------------------------------------------ clock
+
+    def _tick(self) -> None:
+        self._next_time_check = self.nodes + TIME_CHECK_INTERVAL
+        self._check_clock()
+
+    def _check_clock(self) -> None:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise SearchTimeout()
+
+    # ----------------------------------------------------------------- leaves
+
+    def _evaluate(self, node: SearchNode) -> float:
+        self.evaluations += 1
+        target = cast(Position, node).to_state() if self._convert_leaves else node
+        if self._player_value is not None:
+            value = float(self._player_value(target, self.player))
+        else:
+            value = float(self.evaluator.evaluate(target)[self.player])
+        if not self.lower_bound <= value <= self.upper_bound:
+            raise LeafValueOutOfBounds(
+                f"evaluator {type(self.evaluator).__name__} returned {value} for player "
+                f"{self.player}, outside its declared bounds [{self.lower_bound}, "
+                f"{self.upper_bound}] in game {self.game}; Star1/Star2 are only exact when "
+                f"every leaf lies within the bounds: fix the evaluator or declare wider "
+                f"`bounds`"
+            )
+        return value
+
+    def _terminal_value(self, node: SearchNode) -> float:
+        value = float(node.returns()[self.player])
+        if not self.lower_bound <= value <= self.upper_bound:
+            raise LeafValueOutOfBounds(
+                f"terminal utility {value} for player {self.player} in game {self.game} lies "
+                f"outside the bounds [{self.lower_bound}, {self.upper_bound}] declared by "
+                f"evaluator {type(self.evaluator).__name__}; declared bounds must cover the "
+                f"game's terminal utilities too"
+            )
+        return value
+
+    def _value_after(self, child: SearchNode) -> float:
+        """A child's terminal or frontier value, for static move ordering."""
+        kind = child.current_player()
+        if kind < 0 and kind != CHANCE:
+            return self._terminal_value(child)
+        return self._leaf(child)
+
+    def _leaf(self, node: SearchNode) -> float:
+        """A frontier value, from the table's leaf store when the position was evaluated.
+
+        Only where keys find transpositions (not history keys). The stored value
+        is exactly the evaluator's, so this never changes a result. Leaf values
+        live apart from the search entries, so a leaf neither overwrites a deeper
+        entry of the same position nor pushes deep entries out (bots/transposition.py).
+        """
+        table = self.table
+        if not self._cache_leaves or table is None:
+            return self._evaluate(node)
+        key = self.key_fn(node)
+        value = table.leaf_values.get(key)
+        if value is not None:
+            self.tt_hits += 1
+            return value
+        value = self._evaluate(node)
+        table.store_leaf(key, value)
+        return value
+
+    # ------------------------------------------------------------------- root
+
+    def _root(
+        self,
+        node: SearchNode,
+        player: int,
+        depth: int,
+        root_order: Sequence[int] | None,
+        partial: dict | None,
+    ) -> tuple[float, int | None]:
+        self.nodes += 1
+        maximize = player == self.player
+        entry = self.table.get(self.key_fn(node)) if self.table is not None else None
+        tt_move = entry[MOVE] if entry is not None else None
+        actions = self.ordering.ordered_actions(node, player, depth, tt_move)
+        if root_order:
+            preferred = [a for a in root_order if a in actions]
+            actions = preferred + [a for a in actions if a not in preferred]
+        best_value = -INF if maximize else INF
+        best_action = None
+        alpha, beta = -INF, INF
+        for action in actions:
+            value = self._search(node.child(action), depth - 1, alpha, beta)
+            if (value > best_value) if maximize else (value < best_value):
+                best_value, best_action = value, action
+                if maximize:
+                    alpha = value
+                else:
+                    beta = value
+                if partial is not None:
+                    partial["value"], partial["action"] = best_value, best_action
+        if best_action is not None:
+            self.ordering.reward(player, best_action, depth)
+        if self.table is not None:
+            self.table.store(self.key_fn(node), depth, best_value, best_value, best_action)
+        return best_value, best_action
+
+    # ---------------------------------------------------------------- interior
+
+    def _search(
+        self, node: SearchNode, depth: int, alpha: float, beta: float, key: Hashable = None
+    ) -> float:
+        """The fail-soft value of ``node`` searched to ``depth`` with window (alpha, beta).
+
+        ``key`` is the node's table key where the caller already built it.
+        """
+        self.nodes += 1
+        if self.nodes >= self._next_time_check:
+            self._tick()
+        player = node.current_player()
+        if player < 0:
+            if player != CHANCE:
+                self.leaves += 1
+                return self._terminal_value(node)
+            if depth == 0:
+                self.leaves += 1
+                return self._leaf(node)
+            return self._chance(node, depth, alpha, beta)
+        if depth == 0:
+            self.leaves += 1
+            return self._leaf(node)
+        return self._decision(node, player, depth, alpha, beta, key=key)
+
+    def _decision(
+        self,
+        node: SearchNode,
+        player: int,
+        depth: int,
+        alpha: float,
+        beta: float,
+        probed: ProbedChild | None = None,
+        key: Hashable = None,
+    ) -> float:
+        """A max or min node; ``probed``: its search resumes from Star2's probes of it."""
+        table = self.table
+        tt_move = None
+        if table is not None:
+            if key is None:
+                key = self.key_fn(node)
+            entry = table.get(key)
+            if entry is not None:
+                tt_move = entry[MOVE]
+                if self._entry_decides(entry[DEPTH], depth):
+                    cutoff = self._table_cutoff(entry, alpha, beta)
+                    if cutoff is not None:
+                        return cutoff
+        alpha0, beta0 = alpha, beta
+        if probed is None:
+            actions = self.ordering.ordered_actions(node, player, depth, tt_move)
+        else:
+            actions = probed.ordered  # the probed moves come first, in probing order
+        maximizing = player == self.player
+        best = -INF if maximizing else INF
+        best_action = actions[0]
+        for action in actions:
+            if probed is not None and probed.reused < len(probed.moves):
+                value = self._reuse_probe(probed, node, action, depth - 1, alpha, beta)
+            else:
+                value = self._search(node.child(action), depth - 1, alpha, beta)
+            if maximizing:
+                if value > best:
+                    best, best_action = value, action
+                    if value >= beta:
+                        self.cutoffs_alpha_beta += 1
+                        break
+                    alpha = max(alpha, value)
+            elif value < best:
+                best, best_action = value, action
+                if value <= alpha:
+                    self.cutoffs_alpha_beta += 1
+                    break
+                beta = min(beta, value)
+        if self.move_ordering:
+            self.ordering.reward(player, best_action, depth)
+        if table is not None:
+            self._store(key, depth, best, alpha0, beta0, best_action)
+        return best
+
+    def _reuse_probe(
+        self,
+        probed: ProbedChild,
+        node: SearchNode,
+        action: int,
+        depth: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """A probed move's value: its probe's, where that decides the window the way a
+        fresh search would (exact inside its own window, or a bound on the side the
+        new window needs), else a fresh search.
+
+        The full search walks ``probed.ordered``, whose first moves are the probed
+        ones in probing order, so the n-th call answers the n-th probed move.
+        """
+        move = probed.moves[probed.reused]
+        probed.reused += 1
+        if move.decides(alpha, beta):
+            self.probe_reuses += 1
+            return move.value
+        return self._search(node.child(action), depth, alpha, beta)
+
+    def _chance(
+        self,
+        node: SearchNode,
+        depth: int,
+        alpha: float,
+        beta: float,
+        outcomes: Sequence[tuple[int, float]] | None = None,
+    ) -> float:
+        """A chance node: every outcome searched with an open window, as expectiminimax.
+
+        ``outcomes``, where given, are searched in place of the node's own (MCMS's sample).
+        """
+        if outcomes is None:
+            outcomes = self._chance_outcomes(node)
+        total = 0.0
+        for action, prob in outcomes:
+            total += prob * self._search(node.child(action), depth, -INF, INF)
+        return total
+
+    def _chance_outcomes(self, node: SearchNode) -> Sequence[tuple[int, float]]:
+        """The node's outcomes in search order: most likely first, with move ordering
+        (equal probabilities keep the game's order)."""
+        outcomes = node.chance_outcomes()
+        if self.move_ordering and len(outcomes) > 1:
+            outcomes = sorted(outcomes, key=lambda outcome: outcome[1], reverse=True)
+        return outcomes
+
+    # ------------------------------------------------------------------ table
+
+    def _entry_decides(self, entry_depth: int, depth: int) -> bool:
+        """Whether an entry searched to ``entry_depth`` may bound a search to ``depth``."""
+        return entry_depth == depth or entry_depth > depth and self.deeper_cutoffs
+
+    def _table_cutoff(self, entry: tuple, alpha: float, beta: float) -> float | None:
+        """The value an entry of the node's own depth decides for this window, if any."""
+        lower, upper = entry[LOWER], entry[UPPER]
+        if lower >= beta or lower == upper:
+            self.tt_hits += 1
+            return lower
+        if upper <= alpha:
+            self.tt_hits += 1
+            return upper
+        return None
+
+    def _store(
+        self,
+        key: Hashable,
+        depth: int,
+        value: float,
+        alpha: float,
+        beta: float,
+        move: int | None,
+    ) -> None:
+        """Stores a fail-soft result as the bound (or exact value) it is for (alpha, beta)."""
+        table = cast(TranspositionTable, self.table)
+        if value <= alpha:
+            table.store(key, depth, -INF, value, move)
+        elif value >= beta:
+            table.store(key, depth, value, INF, move)
+        else:
+            table.store(key, depth, value, value, move)
