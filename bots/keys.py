@@ -123,7 +123,7 @@ def position_key(position: Any) -> Hashable:
 
 
 def custom_game_key(state: Any) -> Hashable:
-    """The C++ twins of the games in games/ (dice, chance_tic_tac_toe, ballard_tree).
+    """The C++ twins of the games in games/ (dice, chance_tic_tac_toe, ballard_tree, cant_stop).
 
     Their strings print every field of the Python position (board or path, player,
     line, roller, result; the game's parameters are the same within a search), so
@@ -145,6 +145,7 @@ KEY_FUNCTIONS: dict[str, KeyFunction] = {
     "dice": custom_game_key,
     "chance_tic_tac_toe": custom_game_key,
     "ballard_tree": custom_game_key,
+    "cant_stop": custom_game_key,
 }
 
 

@@ -1,7 +1,7 @@
 """Custom stochastic games; importing this package registers them with pyspiel.
 
 Games: ``dice`` (Hauk's Dice), ``ballard_tree`` (Ballard's *-complete test
-tree), ``chance_tic_tac_toe``. Each exists twice with the same rules, strings
+tree), ``chance_tic_tac_toe``, ``cant_stop`` (Sackson's Can't Stop, 2-4 players). Each exists twice with the same rules, strings
 and short name: a C++ game in games/native/ (compiled into the native engine,
 ``bots._native``, and registered by it when it loads) and the Python game of
 each module, the reference and the fallback. Importing this package registers
@@ -25,12 +25,13 @@ from typing import Any
 
 import pyspiel
 
-from games import ballard_tree, chance_tic_tac_toe, dice
+from games import ballard_tree, cant_stop, chance_tic_tac_toe, dice
 
 __all__ = [
     "dice",
     "ballard_tree",
     "chance_tic_tac_toe",
+    "cant_stop",
     "PYTHON_GAMES",
     "native_twins",
     "python_game",
@@ -41,6 +42,7 @@ PYTHON_GAMES: dict[str, type[pyspiel.Game]] = {
     "dice": dice.DiceGame,
     "chance_tic_tac_toe": chance_tic_tac_toe.ChanceTTTGame,
     "ballard_tree": ballard_tree.BallardGame,
+    "cant_stop": cant_stop.CantStopGame,
 }
 
 

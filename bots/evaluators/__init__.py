@@ -9,7 +9,7 @@
   * `fallbacks`: `MidpointEvaluator` ("zero") and `RolloutEvaluator` ("rollout").
   * One module per game heuristic: backgammon, pig, einstein (einstein_wurfelt_nicht),
     game_2048, yacht, maedn (2 players), catch, banqi, and the custom games of
-    `games/`: dice, chance_tic_tac_toe, ballard_tree, on the base class in
+    `games/`: dice, chance_tic_tac_toe, ballard_tree, cant_stop, on the base class in
     `positions` (they read the games' fast-path positions).
 
 Heuristics are called at every leaf of searches visiting 10^5-10^6 nodes, so
@@ -31,6 +31,7 @@ from bots.evaluators.api import (
 from bots.evaluators.backgammon import BackgammonEvaluator
 from bots.evaluators.ballard_tree import BallardEvaluator
 from bots.evaluators.banqi import BanqiEvaluator
+from bots.evaluators.cant_stop import CantStopEvaluator
 from bots.evaluators.catch import CatchEvaluator
 from bots.evaluators.chance_tic_tac_toe import ChanceTTTEvaluator
 from bots.evaluators.dice import DiceEvaluator
@@ -70,6 +71,7 @@ __all__ = [
     "DiceEvaluator",
     "ChanceTTTEvaluator",
     "BallardEvaluator",
+    "CantStopEvaluator",
     "EVALUATORS",
     "register_evaluator",
     "game_value_bounds",
