@@ -8,7 +8,10 @@ in one of three ways; each sum names a column. The mover advances temporary
 markers (runners, three at most per turn) in the chosen pairing's columns, then
 decides to roll again or stop. Stopping banks the runners' heights as the
 mover's permanent markers; a roll with no usable pairing busts (the turn's
-runners are lost). Either ends the turn and the next player rolls.
+runners are lost) and the mover's one legal action is ``STOP``. A stop ends the
+turn and the next player rolls. (The forced stop after a bust keeps a decision
+between any two chance nodes: without it, busts at the start of turns would chain
+chance nodes, which consume no search depth, up to the horizon.)
 
 Details, as in the standard rules:
 
@@ -81,8 +84,10 @@ PAIRINGS = tuple(
 del _dice, _key
 
 # Phases of a position.
-TO_ROLL, TO_MOVE, ROLL_OR_STOP, OVER = 0, 1, 2, 3
-DECISIONS_PER_TURN = 70  # at most 35 successful rolls (three columns of 13, 11, 11), 2 each
+TO_ROLL, TO_MOVE, ROLL_OR_STOP, BUSTED, OVER = 0, 1, 2, 3, 4
+# At most 35 successful rolls a turn (three columns of 13, 11, 11), 2 decisions each, and
+# the stop after a bust.
+DECISIONS_PER_TURN = 71
 CHANCE_PER_TURN = 36
 
 
@@ -142,7 +147,7 @@ class _CantStopFields(NamedTuple):
     progress: tuple[tuple[int, ...], ...]  # progress[p][c]: player p's banked height in column c
     runners: tuple[int, ...]  # the mover's steps this turn per column (0: no runner)
     mover: int  # whose turn it is; at the end, the winner (-1: a draw)
-    phase: int  # TO_ROLL (chance), TO_MOVE, ROLL_OR_STOP, OVER
+    phase: int  # TO_ROLL (chance), TO_MOVE, ROLL_OR_STOP, BUSTED, OVER
     roll: int  # TO_MOVE: the rolled outcome (index into ROLLS); else -1
     turns: int  # turns completed (the horizon counts them)
 
@@ -186,6 +191,8 @@ class CantStopPosition(_common.Position, _CantStopFields):
             return self.moves(self.roll)
         if phase == ROLL_OR_STOP:
             return (ROLL, STOP)
+        if phase == BUSTED:
+            return (STOP,)
         if phase == TO_ROLL:
             return tuple(range(len(ROLLS)))
         return ()
@@ -231,7 +238,10 @@ class CantStopPosition(_common.Position, _CantStopFields):
                 return _new(
                     CantStopPosition, (rules, progress, runners, mover, TO_MOVE, action, turns)
                 )
-            return self._end_turn(progress)  # bust: the runners are lost
+            # Bust: the runners are lost; the mover's forced stop ends the turn.
+            return _new(
+                CantStopPosition, (rules, progress, (0,) * COLUMNS, mover, BUSTED, -1, turns)
+            )
         if phase == TO_MOVE:
             steps = list(runners)
             for c in action_columns(action):
@@ -239,6 +249,8 @@ class CantStopPosition(_common.Position, _CantStopFields):
             return _new(
                 CantStopPosition, (rules, progress, tuple(steps), mover, ROLL_OR_STOP, -1, turns)
             )
+        if phase == BUSTED:
+            return self._end_turn(progress)
         if action == ROLL:
             return _new(CantStopPosition, (rules, progress, runners, mover, TO_ROLL, -1, turns))
         # STOP: bank the runners; a column topped is won and others' markers leave it.
@@ -278,6 +290,8 @@ class CantStopPosition(_common.Position, _CantStopFields):
             return head + f"player {mover} rolled {' '.join(map(str, ROLLS[self.roll]))}, to move"
         if phase == ROLL_OR_STOP:
             return head + f"player {mover} to roll or stop"
+        if phase == BUSTED:
+            return head + f"player {mover} busted, to stop"
         return head + (f"player {mover} won" if mover >= 0 else "draw at the horizon")
 
     def board_string(self) -> str:
@@ -316,6 +330,8 @@ class CantStopPosition(_common.Position, _CantStopFields):
                 roll = ROLLS.index(tuple(int(w) for w in words[5:9]))  # type: ignore[arg-type]
             elif words[4] == "won":
                 phase = OVER
+            elif words[4] == "busted":
+                phase = BUSTED
             elif words[-1] == "stop":
                 phase = ROLL_OR_STOP
             else:
@@ -341,7 +357,7 @@ class CantStopState(_common.PositionState):
 
 class CantStopObserver(_common.TensorObserver):
     """Tensor: banked heights (players x 11), runner steps (11), mover (players),
-    phase (to roll, to move, roll or stop), the rolled dice's face counts (6)."""
+    phase (to roll, to move, roll or stop, busted), the rolled dice's face counts (6)."""
 
     def __init__(self, params, game: CantStopGame):
         players = game.rules.players
@@ -351,7 +367,7 @@ class CantStopObserver(_common.TensorObserver):
                 "progress": (players, COLUMNS),
                 "runners": (COLUMNS,),
                 "mover": (players,),
-                "phase": (3,),
+                "phase": (4,),
                 "dice": (6,),
             },
         )

@@ -21,6 +21,7 @@ import games
 from bots.arithmetic import ordered_sum
 from bots.evaluators import CantStopEvaluator
 from games.cant_stop import (
+    BUSTED,
     HEIGHTS,
     NUM_ACTIONS,
     ROLL,
@@ -114,8 +115,11 @@ def test_no_runner_left_only_runner_columns_move():
 def test_a_roll_with_no_usable_pairing_busts_and_loses_the_runners():
     pos = position([{6: 2}, {}], {6: 1, 8: 2, 10: 1}, mover=0, turns=4)
     bust = pos.child(roll(1, 1, 1, 1))  # 2+2 three times: no runner there, none left
-    assert bust.phase == TO_ROLL and bust.mover == 1 and bust.turns == 5
-    assert bust.runners == (0,) * 11 and banked(bust, 0) == {6: 2}
+    assert bust.phase == BUSTED and bust.current_player() == 0
+    assert moves(bust) == ["stop"] and bust.runners == (0,) * 11
+    after = bust.child(STOP)  # forced: a decision between any two chance nodes
+    assert after.phase == TO_ROLL and after.mover == 1 and after.turns == 5
+    assert after.runners == (0,) * 11 and banked(after, 0) == {6: 2}
     assert pos.child(roll(1, 1, 5, 5)).phase == TO_MOVE  # 1+5 and 1+5: column 6
 
 
@@ -136,7 +140,7 @@ def test_no_advancing_in_a_won_column_or_past_a_runner_at_the_top():
     assert moves(topped) == ["advance 7", "advance 4 6", "advance 5 5"]
     # Runners on 2 (topped), 3 and 4, no runner left: 1 1 1 1 busts.
     stuck = position([{2: 2}, {}], {2: 1, 3: 1, 4: 1})
-    assert stuck.child(roll(1, 1, 1, 1)).mover == 1
+    assert stuck.child(roll(1, 1, 1, 1)).phase == BUSTED
 
 
 def test_stop_banks_the_runners_and_passes_the_turn():
@@ -157,7 +161,7 @@ def test_claiming_a_column_removes_the_other_markers_and_closes_it():
     assert banked(after, 1) == {5: 4} and banked(after, 2) == {}
     assert after.closed()[0] and after.mover == 1
     # Nobody advances there again: player 1 rolling 1 1 1 1 busts.
-    assert after.child(roll(1, 1, 1, 1)).mover == 2
+    assert after.child(roll(1, 1, 1, 1)).phase == BUSTED
 
 
 @pytest.mark.parametrize(
@@ -208,6 +212,9 @@ def test_a_worked_turn_through_the_pyspiel_api(impl):
     state.apply_action(state.legal_actions()[0])
     state.apply_action(ROLL)
     state.apply_action(roll(6, 6, 6, 6))  # 12+12 with no runner left: bust
+    assert str(state).split("\n")[0] == "turn 0: player 0 busted, to stop"
+    assert state.legal_actions() == [STOP]
+    state.apply_action(STOP)
     assert state.is_chance_node()
     assert str(state) == "\n".join(
         [
@@ -242,7 +249,7 @@ def test_game_info_and_parameters():
     game = games.python_game("cant_stop(players=3,horizon=50)")
     assert game.num_players() == 3 and game.num_distinct_actions() == NUM_ACTIONS == 79
     assert game.max_chance_outcomes() == 126
-    assert game.max_game_length() == 50 * 70
+    assert game.max_game_length() == 50 * 71
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
     for spec, words in [
         ("cant_stop(players=5)", ["players=5", "[2, 4]"]),

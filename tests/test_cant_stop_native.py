@@ -175,10 +175,17 @@ def _replay(game: pyspiel.Game, history: list[int]) -> pyspiel.State:
 
 
 @pytest.mark.parametrize(
-    "spec, depth",
-    [("expectiminimax", 3), ("star2", 4), ("star1", 3), ("mcms(samples=5,seed=3)", 4)],
+    "spec, depth, tt_size",
+    [
+        ("expectiminimax", 3, None),
+        ("expectiminimax", 3, 0),
+        ("star1", 3, 0),
+        ("star2", 4, None),
+        ("star2", 3, 0),
+        ("mcms(samples=5,seed=3)", 4, None),
+        ("mcms(samples=5,seed=3)", 4, 0),
+    ],
 )
-@pytest.mark.parametrize("tt_size", [None, 0])
 def test_engines_and_games_agree_on_every_counter(spec, depth, tt_size):
     """The Python engine on the Python game is the reference; the native engine on the
     C++ twin, and each engine on the other's game, must match it counter for counter."""

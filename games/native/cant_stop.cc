@@ -228,6 +228,8 @@ std::vector<Action> CantStopState::LegalActions() const {
       return Moves(roll_);
     case kRollOrStop:
       return {kRoll, kStop};
+    case kBusted:
+      return {kStop};
     case kToRoll: {
       std::vector<Action> actions(kNumRolls);
       for (int r = 0; r < kNumRolls; ++r) actions[r] = r;
@@ -273,7 +275,9 @@ void CantStopState::DoApplyAction(Action action) {
   }
   if (phase_ == kToRoll) {
     if (Moves(static_cast<int>(action)).empty()) {
-      EndTurn();  // bust: the runners are lost
+      // Bust: the runners are lost; the mover's forced stop ends the turn.
+      runners_.fill(0);
+      phase_ = kBusted;
     } else {
       phase_ = kToMove;
       roll_ = static_cast<int>(action);
@@ -284,6 +288,10 @@ void CantStopState::DoApplyAction(Action action) {
     for (int c : ActionColumns(action)) ++runners_[c];
     phase_ = kRollOrStop;
     roll_ = -1;
+    return;
+  }
+  if (phase_ == kBusted) {
+    EndTurn();
     return;
   }
   if (action == kRoll) {
@@ -341,6 +349,9 @@ std::string CantStopState::ToString() const {
     case kRollOrStop:
       out += player + " to roll or stop";
       break;
+    case kBusted:
+      out += player + " busted, to stop";
+      break;
     default:
       out += mover_ >= 0 ? player + " won" : "draw at the horizon";
   }
@@ -368,13 +379,13 @@ std::string CantStopState::ObservationString(Player player) const { return ToStr
 
 void CantStopState::ObservationTensor(Player player, absl::Span<float> values) const {
   std::fill(values.begin(), values.end(), 0.0f);
-  // Pieces: progress (players x 11), runners (11), mover (players), phase (3), dice (6).
+  // Pieces: progress (players x 11), runners (11), mover (players), phase (4), dice (6).
   int at = 0;
   for (int p = 0; p < players_; ++p) {
     for (int c = 0; c < kColumns; ++c) values[at++] = static_cast<float>(progress_[p][c]);
   }
   for (int c = 0; c < kColumns; ++c) values[at++] = static_cast<float>(runners_[c]);
-  const int mover_at = at, phase_at = mover_at + players_, dice_at = phase_at + 3;
+  const int mover_at = at, phase_at = mover_at + players_, dice_at = phase_at + 4;
   if (phase_ != kOver) {
     values[mover_at + mover_] = 1.0f;
     values[phase_at + phase_] = 1.0f;
@@ -403,13 +414,13 @@ std::string CantStopState::SamplingText() const {
 
 namespace {
 
-const bool kKeysRegistered = RegisterKeyScheme(
-    kShortName,
-    KeyScheme{// The string prints every field of the position.
-              [](const open_spiel::State& state) { return state.ToString(); },
-              [](const open_spiel::State& state) {
-                return static_cast<const CantStopState&>(state).SamplingText();
-              }});
+const bool kKeysRegistered =
+    RegisterKeyScheme(kShortName,
+                      KeyScheme{// The string prints every field of the position.
+                                [](const open_spiel::State& state) { return state.ToString(); },
+                                [](const open_spiel::State& state) {
+                                  return static_cast<const CantStopState&>(state).SamplingText();
+                                }});
 
 }  // namespace
 }  // namespace starspiel::cant_stop

@@ -23,13 +23,13 @@ inline constexpr int kColumnsToWin = 3;
 inline constexpr int kNumRolls = 126;  // sorted rolls of four dice
 inline constexpr open_spiel::Action kRoll = 0;
 inline constexpr open_spiel::Action kStop = 1;
-inline constexpr int kPairBase = kFirstColumn + kColumns;  // 13
+inline constexpr int kPairBase = kFirstColumn + kColumns;                      // 13
 inline constexpr int kNumActions = kPairBase + kColumns * (kColumns + 1) / 2;  // 79
-inline constexpr int kDecisionsPerTurn = 70;
+inline constexpr int kDecisionsPerTurn = 71;
 inline constexpr int kChancePerTurn = 36;
 
 // Phases of a state, as the Python position's.
-enum Phase { kToRoll = 0, kToMove = 1, kRollOrStop = 2, kOver = 3 };
+enum Phase { kToRoll = 0, kToMove = 1, kRollOrStop = 2, kBusted = 3, kOver = 4 };
 
 // The sorted rolls (faces ascending, in lexicographic order) and their probabilities.
 const std::array<std::array<int, 4>, kNumRolls>& Rolls();
@@ -49,7 +49,7 @@ class CantStopGame : public open_spiel::Game {
   int MaxGameLength() const override { return horizon_ * kDecisionsPerTurn; }
   int MaxChanceNodesInHistory() const override { return horizon_ * kChancePerTurn; }
   std::vector<int> ObservationTensorShape() const override {
-    return {players_ * kColumns + kColumns + players_ + 3 + 6};
+    return {players_ * kColumns + kColumns + players_ + 4 + 6};
   }
 
   int horizon() const { return horizon_; }

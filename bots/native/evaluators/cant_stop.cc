@@ -3,6 +3,8 @@
 // the next roll's bust risk at a chance node, a softmax into win chances and
 // expected returns. The same floating-point operations in the same order, so
 // the values are bit-identical; the fields are read from the C++ state.
+#include "games/native/cant_stop.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -12,7 +14,6 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "games/native/cant_stop.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
