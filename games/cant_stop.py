@@ -327,7 +327,7 @@ class CantStopPosition(_common.Position, _CantStopFields):
             mover = int(words[3])
             if words[4] == "rolled":
                 phase = TO_MOVE
-                roll = ROLLS.index(tuple(int(w) for w in words[5:9]))  # type: ignore[arg-type]
+                roll = ROLLS.index(tuple(int(w) for w in words[5:9]))
             elif words[4] == "won":
                 phase = OVER
             elif words[4] == "busted":
