@@ -76,5 +76,7 @@ def players_headline(
             + verdict
         )
     return (
-        f"At {n_players} players an even share of the wins is {share:.3f}: " + "; ".join(parts) + "."
+        f"At {n_players} players an even share of the wins is {share:.3f}: "
+        + "; ".join(parts)
+        + "."
     )

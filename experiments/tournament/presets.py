@@ -57,7 +57,9 @@ class Preset:
 
     @property
     def games(self) -> int:
-        return self.deals * self.deal_size * len(matches(len(self.bots), self.players, self.schedule))
+        return (
+            self.deals * self.deal_size * len(matches(len(self.bots), self.players, self.schedule))
+        )
 
     @property
     def cpu_hours(self) -> float:

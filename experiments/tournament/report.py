@@ -68,16 +68,17 @@ class Summary:
         self.n_errors = sum(1 for r in self.records if r.get("error") is not None)
         self.n_cut = sum(1 for r in self.records if r.get("cut_off"))
         self.search = ts.search_stats(self.records, n)
+        self.pairings: list[dict[str, Any]] = []
+        self.elo: dict[int, dict[str, float]] = {}
+        self.matrix: np.ndarray | None = None
         self.players: list[dict[str, Any]] = []
         self.seats: list[dict[str, Any]] = []
+        self.deal_size = len(seatings(self.n_players, self.seating))  # games per deal
         if self.solo:
             self.scores = [ts.solo_stats(self.records, b) for b in range(n)]
-            self.pairings, self.elo, self.matrix = [], {}, None
         elif self.multi:
-            self.deal_size = len(seatings(self.n_players, self.seating))
             self.players = [ts.player_stats(self.records, b, self.deal_size) for b in range(n)]
             self.seats = ts.seat_stats(self.records, self.n_players)
-            self.pairings, self.elo = [], {}
             self.matrix = ts.ahead_matrix(self.records, n)
         else:
             self.pairings = [ts.pairing_stats(self.records, a, b) for a, b in pairs]
@@ -379,6 +380,7 @@ class Summary:
             )
         )
         n = len(self.specs)
+        matrix = self.matrix if self.matrix is not None else np.full((n, n), np.nan)
         out += [
             "",
             "## Ended ahead",
@@ -391,7 +393,7 @@ class Summary:
             markdown_table(
                 ["bot", *[str(b) for b in range(n)]],
                 [
-                    [f"{i}: `{self.label(i)}`", *[_decimal(self.matrix[i, j]) for j in range(n)]]
+                    [f"{i}: `{self.label(i)}`", *[_decimal(matrix[i, j]) for j in range(n)]]
                     for i in range(n)
                 ],
             )
@@ -440,13 +442,13 @@ class Summary:
                 "cut_offs",
             ):
                 rows.append(["player", a, "", "all", metric, p[metric]])
-            for seat, (games, rate) in enumerate(zip(p["seat_games"], p["seat_win_rate"])):
-                rows.append(["player", a, "", str(seat), "games", games])
-                rows.append(["player", a, "", str(seat), "win_rate", rate])
+            for k, (games, rate) in enumerate(zip(p["seat_games"], p["seat_win_rate"])):
+                rows.append(["player", a, "", str(k), "games", games])
+                rows.append(["player", a, "", str(k), "win_rate", rate])
         for row in self.seats:
             for metric in ("games", "win_rate", "mean_return"):
                 rows.append(["seat", "", "", str(row["seat"]), metric, row[metric]])
-        if self.multi:
+        if self.multi and self.matrix is not None:
             for i in range(len(self.specs)):
                 for j in range(len(self.specs)):
                     if i != j and np.isfinite(self.matrix[i, j]):

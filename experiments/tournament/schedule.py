@@ -60,7 +60,9 @@ def seatings(n_players: int, seating: str) -> list[tuple[int, ...]]:
     then swapped); the first seating is always the match's own order.
     """
     if seating == "rotations":
-        return [tuple((seat + s) % n_players for seat in range(n_players)) for s in range(n_players)]
+        return [
+            tuple((seat + s) % n_players for seat in range(n_players)) for s in range(n_players)
+        ]
     if seating == "permutations":
         return list(itertools.permutations(range(n_players)))
     raise ValueError(f"unknown seating {seating!r}; accepted: {', '.join(SEATINGS)}")
