@@ -305,6 +305,28 @@ def test_study_presets_run_with_mcts_and_random_in_place_of_the_search_bots(tmp_
         presets.preset("nope")
 
 
+def test_the_docs_state_each_preset_as_presets_py_sizes_it():
+    page = open(os.path.join(ROOT, "docs", "guide", "tournaments.md")).read()
+    for p in presets.PRESETS.values():
+        row = next(line for line in page.splitlines() if line.startswith(f"| `{p.name}` |"))
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[1] == f"`{p.game}`" and cells[2] == p.seating
+        assert cells[4].startswith(f"{p.games} ({p.deals} deals of {p.deal_size}")
+        assert cells[5] == f"{p.worker_hours / 2:.1f}"
+        assert f"--preset={p.name} --workers=2" in page
+
+
+def test_a_preset_refuses_the_flags_it_sets():
+    done = subprocess.run(
+        [sys.executable, "-m", "experiments.tournament", "--preset=pig3", "--game=pig"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "--preset=pig3 sets --game itself" in done.stderr
+
+
 def test_bad_n_player_configurations_are_refused(tmp_path):
     with pytest.raises(ExperimentError, match="needs at least 4 --bot flags, got 3"):
         run(config(PIG4, ["random"] * 3, 4), tmp_path)

@@ -32,7 +32,7 @@ class Preset:
     seating: str
     difference: float  # win-rate difference of bots 0 and 1 detected with 80% power
     max_moves: int
-    seconds_per_game: float  # CPU seconds per game, estimated (see the docs for how)
+    seconds_per_game: float  # wall seconds per game on one worker, from a pilot (the docs)
     why: str
     schedule: str = "round_robin"
     bots: tuple[str, ...] = BOTS
@@ -62,7 +62,9 @@ class Preset:
         )
 
     @property
-    def cpu_hours(self) -> float:
+    def worker_hours(self) -> float:
+        """Estimated hours on one worker; the bots' clock is wall time, so N workers on N
+        idle cores take 1/N of it."""
         return self.games * self.seconds_per_game / 3600
 
     def config(self) -> dict[str, Any]:
@@ -81,7 +83,8 @@ class Preset:
         return (
             f"{self.name}: {self.game}, {self.games} games ({self.deals} deals of "
             f"{self.deal_size} per match), detects a win-rate difference of "
-            f"{self.difference:g} between bots 0 and 1; about {self.cpu_hours:.1f} CPU-hours. "
+            f"{self.difference:g} between bots 0 and 1; about {self.worker_hours:.1f} hours "
+            f"on one worker ({self.worker_hours / 2:.1f} with --workers=2). "
             + self.why
         )
 
@@ -94,9 +97,9 @@ PRESETS = {
             "maedn(players=4)",
             4,
             "permutations",
-            0.08,
+            0.1,
             4000,
-            30.0,
+            47.0,
             "All 24 seatings: in maedn who moves behind whom decides who can hit whom.",
         ),
         Preset(
@@ -104,9 +107,9 @@ PRESETS = {
             "pig(players=3)",
             3,
             "rotations",
-            0.08,
-            1000,
-            12.0,
+            0.1,
+            2000,
+            42.0,
             "Rotations: pig's players only race, so the seat, not the neighbour, matters.",
         ),
     )
