@@ -305,6 +305,18 @@ def test_study_presets_run_with_mcts_and_random_in_place_of_the_search_bots(tmp_
         presets.preset("nope")
 
 
+@pytest.mark.parametrize("name", sorted(presets.PRESETS))
+def test_the_study_bots_build_for_every_seat_once_search_takes_n_players(name):
+    p = presets.preset(name)
+    game = pyspiel.load_game(p.game)
+    try:
+        tournament.validate_bots(list(p.bots), game)
+    except ExperimentError as error:
+        if "players" not in str(error) and "multiplayer" not in str(error):
+            raise
+        pytest.skip(f"this checkout's search bots do not play {p.game}: {error}")
+
+
 def test_the_docs_state_each_preset_as_presets_py_sizes_it():
     page = open(os.path.join(ROOT, "docs", "guide", "tournaments.md")).read()
     for p in presets.PRESETS.values():
