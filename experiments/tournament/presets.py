@@ -84,8 +84,7 @@ class Preset:
             f"{self.name}: {self.game}, {self.games} games ({self.deals} deals of "
             f"{self.deal_size} per match), detects a win-rate difference of "
             f"{self.difference:g} between bots 0 and 1; about {self.worker_hours:.1f} hours "
-            f"on one worker ({self.worker_hours / 2:.1f} with --workers=2). "
-            + self.why
+            f"on one worker ({self.worker_hours / 2:.1f} with --workers=2). " + self.why
         )
 
 

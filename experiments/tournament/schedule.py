@@ -48,11 +48,6 @@ def matches(n_bots: int, n_players: int, schedule: str) -> list[tuple[int, ...]]
     raise ValueError(f"unknown schedule {schedule!r}; accepted: {', '.join(SCHEDULES)}")
 
 
-def pairings(n_bots: int, schedule: str) -> list[tuple[int, ...]]:
-    """Bot-index pairs: all of them (round_robin) or the first bot against each other."""
-    return matches(n_bots, 2, schedule)
-
-
 def seatings(n_players: int, seating: str) -> list[tuple[int, ...]]:
     """The orders of a deal: seatings[s][seat] = position in the match of the bot in `seat`.
 

@@ -10,10 +10,11 @@ over S, and a two-sided test at level alpha with the given power needs
 ((z_{1-alpha/2} + z_power) sd(D) / (r_a - r_b))^2 deals, as
 `experiments/strength/power.py` sizes the game pairs of two players.
 
-Independence errs on the safe side where luck decides: a bot then wins in the
-seat the dice favour, about once per deal, so the common dice make the games of
-a deal negatively correlated and sd(D) smaller. `deal_sd` measures sd(D) in an
-earlier run, to size a follow-up with it.
+Where luck decides, a bot wins in the seat the dice favour, about once per deal,
+so the common dice make the games of a deal negatively correlated and sd(D)
+smaller than this bound; where the dice of one deal favour one bot in every
+seating, larger. In pig the bound held (docs/guide/tournaments.md). `deal_sd`
+measures sd(D) in an earlier run, to size a follow-up with it.
 """
 
 from __future__ import annotations
