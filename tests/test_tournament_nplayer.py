@@ -252,7 +252,13 @@ def test_three_players_end_to_end_with_one_worker_and_two(tmp_path):
     assert sum(p["wins"] for p in one.players) == pytest.approx(9)
     assert one.headline().startswith("At 3 players an even share of the wins is 0.333: ")
     md = (tmp_path / "one" / "summary.md").read_text()
-    for heading in ("## Players", "## Seats", "## Ended ahead", "## Search effort per move"):
+    for heading in (
+        "## Players",
+        "## Same tables",
+        "## Seats",
+        "## Ended ahead",
+        "## Search effort",
+    ):
         assert heading in md
     assert "## Elo" not in md and "rotations: 3 seatings per deal" in md
     rows = (tmp_path / "one" / "summary.csv").read_text().splitlines()
@@ -454,5 +460,12 @@ def test_deal_sd_measures_the_per_deal_difference():
         winner = 1 if s == 0 else 2
         recs.append(_record(1, s, seats, [1.0 if b == winner else -0.5 for b in seats]))
     assert sizing.deal_sd(recs, 0, 1, 3) == pytest.approx(math.sqrt(2) * (4 / 3) / 2)
+    lead = stats.difference_stats(recs, 0, 1, 3)
+    assert lead["deals"] == 2 and lead["difference"] == pytest.approx((1 - 1 / 3) / 2)
+    assert math.isnan(lead["difference_lo"])  # fewer than 5 deals
+    six = [dict(r, deal=r["deal"] + 2 * k) for k in range(3) for r in recs]  # deals 0-5
+    lead = stats.difference_stats(six, 0, 1, 3)
+    diffs = [1, -1 / 3] * 3
+    assert (lead["difference_lo"], lead["difference_hi"]) == stats.deal_interval(diffs)
     with pytest.raises(ValueError, match="two complete deals"):
         sizing.deal_sd(recs[:3], 0, 1, 3)

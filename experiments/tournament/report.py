@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import math
 import os
 from collections.abc import Sequence
@@ -73,12 +74,17 @@ class Summary:
         self.matrix: np.ndarray | None = None
         self.players: list[dict[str, Any]] = []
         self.seats: list[dict[str, Any]] = []
+        self.differences: list[dict[str, Any]] = []
         self.deal_size = len(seatings(self.n_players, self.seating))  # games per deal
         if self.solo:
             self.scores = [ts.solo_stats(self.records, b) for b in range(n)]
         elif self.multi:
             self.players = [ts.player_stats(self.records, b, self.deal_size) for b in range(n)]
             self.seats = ts.seat_stats(self.records, self.n_players)
+            self.differences = [
+                ts.difference_stats(self.records, a, b, self.deal_size)
+                for a, b in itertools.combinations(range(n), 2)
+            ]
             self.matrix = ts.ahead_matrix(self.records, n)
         else:
             self.pairings = [ts.pairing_stats(self.records, a, b) for a, b in pairs]
@@ -379,6 +385,30 @@ class Summary:
                 ],
             )
         )
+        out += [
+            "",
+            "## Same tables",
+            "",
+            "The first bot's win rate minus the second's over the complete deals both played "
+            "(same dice, same other bots), with Student's t interval over those deals: the "
+            "comparison a study is sized for (`experiments/tournament/sizing.py`).",
+            "",
+        ]
+        out.append(
+            markdown_table(
+                ["bot", "opponent", "deals", "win-rate difference", "95% CI"],
+                [
+                    [
+                        f"`{self.label(d['bot'])}`",
+                        f"`{self.label(d['opponent'])}`",
+                        d["deals"],
+                        _decimal(d["difference"]),
+                        f"[{_decimal(d['difference_lo'])}, {_decimal(d['difference_hi'])}]",
+                    ]
+                    for d in self.differences
+                ],
+            )
+        )
         n = len(self.specs)
         matrix = self.matrix if self.matrix is not None else np.full((n, n), np.nan)
         out += [
@@ -445,6 +475,10 @@ class Summary:
             for k, (games, rate) in enumerate(zip(p["seat_games"], p["seat_win_rate"])):
                 rows.append(["player", a, "", str(k), "games", games])
                 rows.append(["player", a, "", str(k), "win_rate", rate])
+        for d in self.differences:
+            a, b = self.label(d["bot"]), self.label(d["opponent"])
+            for metric in ("deals", "difference", "difference_lo", "difference_hi"):
+                rows.append(["difference", a, b, "", metric, d[metric]])
         for row in self.seats:
             for metric in ("games", "win_rate", "mean_return"):
                 rows.append(["seat", "", "", str(row["seat"]), metric, row[metric]])

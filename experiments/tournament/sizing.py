@@ -20,13 +20,12 @@ measures sd(D) in an earlier run, to size a follow-up with it.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Sequence
 from statistics import NormalDist
 
 from bots.arithmetic import ordered_sum
 from experiments.strength.power import ALPHA, POWER
-from experiments.tournament.stats import valid, win_shares
+from experiments.tournament.stats import deal_differences
 
 
 def deals_needed(
@@ -63,15 +62,7 @@ def deals_needed(
 
 def deal_sd(records: Sequence[dict], a: int, b: int, deal_size: int) -> float:
     """sd(D) of bots a and b over the complete deals they played together in a run."""
-    deals: dict[tuple, list[float]] = defaultdict(list)
-    for r in valid(records):
-        if a in r["bot_index"] and b in r["bot_index"]:
-            shares = win_shares(r["returns"])
-            seats = r["bot_index"]
-            deals[tuple(r["pairing"]), r["deal"]].append(
-                shares[seats.index(a)] - shares[seats.index(b)]
-            )
-    diffs = [ordered_sum(d) / deal_size for d in deals.values() if len(d) == deal_size]
+    diffs = deal_differences(records, a, b, deal_size)
     if len(diffs) < 2:
         raise ValueError(f"need two complete deals of bots {a} and {b}, got {len(diffs)}")
     mean = ordered_sum(diffs) / len(diffs)

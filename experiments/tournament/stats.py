@@ -381,6 +381,37 @@ def player_stats(records: Sequence[dict], bot: int, deal_size: int) -> dict[str,
     }
 
 
+def deal_differences(records: Sequence[dict], a: int, b: int, deal_size: int) -> list[float]:
+    """Per complete deal that bots a and b played together: a's win rate minus b's."""
+    deals: dict[tuple, list[float]] = defaultdict(list)
+    for r in valid(records):
+        seats = r["bot_index"]
+        if a in seats and b in seats:
+            shares = win_shares(r["returns"])
+            deals[tuple(r["pairing"]), r["deal"]].append(
+                shares[seats.index(a)] - shares[seats.index(b)]
+            )
+    return [ordered_sum(d) / deal_size for d in deals.values() if len(d) == deal_size]
+
+
+def difference_stats(records: Sequence[dict], a: int, b: int, deal_size: int) -> dict[str, Any]:
+    """Bot a's lead in win rate over bot b at the same tables: mean over deals, t interval.
+
+    The comparison a study is sized for (`sizing.deals_needed`); deals that both
+    bots played, so the dice and the other bots at the table are the same for both.
+    """
+    diffs = deal_differences(records, a, b, deal_size)
+    lo, hi = deal_interval(diffs)
+    return {
+        "bot": a,
+        "opponent": b,
+        "deals": len(diffs),
+        "difference": ordered_sum(diffs) / len(diffs) if diffs else math.nan,
+        "difference_lo": lo,
+        "difference_hi": hi,
+    }
+
+
 def seat_stats(records: Sequence[dict], n_seats: int) -> list[dict[str, Any]]:
     """Per seat, whoever sat there: games, win rate and mean return (the seat's advantage)."""
     good = valid(records)
