@@ -37,6 +37,9 @@ class VectorTree:
     bounds: tuple[float, float]
     total: float | None
 
+    def __deepcopy__(self, memo: dict) -> VectorTree:
+        return self  # immutable; states are deep-copied on every clone
+
     def literal(self) -> str:
         """A Python expression that rebuilds this tree (for bug reports)."""
         return (
@@ -76,7 +79,11 @@ def random_vector_tree(
         units = [unit() for _ in range(num_players)]
         if total is None:
             return tuple(bounds[0] + (bounds[1] - bounds[0]) * u for u in units)
-        return spread(units, bounds[0], bounds[1], total)
+        # A point of the whole simplex {v >= L, sum v = S}: its corners reach U = S - (N-1) L,
+        # where shallow pruning cuts most.
+        weights = [u + 0.25 for u in units]
+        scale = (total - num_players * bounds[0]) / sum(weights)
+        return tuple(bounds[0] + scale * w for w in weights)
 
     nodes: list[Any] = [None]
     queue = [(0, 0, -1)]  # (index, level, last mover)
