@@ -15,9 +15,9 @@ Pruning (docs/guide/multiplayer.md says why each is or is not sound):
   If that is below what q already has (by a rounding margin, so that a tie, which
   the action-id rule could decide either way, is never cut), q will not take the
   node and its other moves are skipped. Counted as ``cutoffs_alpha_beta``.
-* No deep pruning, and no cuts at chance nodes: every algorithm (expectiminimax,
-  star1, star2, chanceprobcut) runs this one search under max^n; mcms samples its
-  chance nodes.
+* No deep pruning (unsound), and no cuts at chance nodes (not proven here): every
+  algorithm (expectiminimax, star1, star2, chanceprobcut) runs this one search under
+  max^n; mcms samples its chance nodes.
 * The table supplies best moves for ordering only (no values: a stored vector would
   need its own store and its cut flag).
 
