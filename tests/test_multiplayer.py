@@ -294,6 +294,18 @@ def test_mcms_maxn_is_plain_on_the_sampled_tree(samples, engine):
     assert (sampled > 0) == (samples < 6)  # pig's die has 6 faces
 
 
+def test_paranoid_mcms_with_every_outcome_is_plain_paranoid(engine):
+    game = pyspiel.load_game(PIG3)
+    evaluator = HashVectorEvaluator(game)
+    for state in _positions(PIG3, 3, 20):
+        player = state.current_player()
+        plain, children = plain_paranoid(state, 3, evaluator, player)
+        options = SearchOptions.create("star2", samples=6, tt_size=1000, evaluator=evaluator)
+        value, action, stats, _ = _run(game, state, 3, player, options, engine)
+        assert abs(value - plain) <= TOL and abs(children[action] - plain) <= TOL
+        assert stats["sampled_chance_nodes"] == 0
+
+
 def test_mcms_engines_agree_under_both_models():
     _skip_without_native()
     game = pyspiel.load_game(MAEDN4)
@@ -343,10 +355,15 @@ def test_whole_games_through_evaluate_bots(name, game_string, multiplayer, engin
         assert "values" not in record
 
 
-def test_time_limited_maxn_bot_reports_its_vector():
+def test_time_limited_maxn_bot_reports_its_vector(engine):
     game = pyspiel.load_game(PIG3)
     bot = bots.make_bot(
-        "star2(time_limit=0.05)", game, 0, evaluator=HashVectorEvaluator(game), multiplayer="maxn"
+        "star2(time_limit=0.05)",
+        game,
+        0,
+        evaluator=HashVectorEvaluator(game),
+        multiplayer="maxn",
+        engine=engine,
     )
     state = game.new_initial_state()
     bot.step(state)
