@@ -4,10 +4,12 @@ Games: ``dice`` (Hauk's Dice), ``ballard_tree`` (Ballard's *-complete test
 tree), ``chance_tic_tac_toe``. Each exists twice with the same rules, strings
 and short name: a C++ game in games/native/ (compiled into the native engine,
 ``bots._native``, and registered by it when it loads) and the Python game of
-each module, the reference and the fallback. Importing this package loads the
-native engine first, so the C++ twins are registered where it is built; the
-Python games are registered only where it is not (or ``STARSPIEL_ENGINE=python``).
-Either way the Python game classes and positions stay importable: a Python
+each module, the reference and the fallback. Importing this package registers
+the Python games under names no C++ twin holds yet; when the native engine
+loads (``import bots``, before or after this package) its twins take those
+names over, so ``pyspiel.load_game`` builds the C++ twin wherever the engine
+runs and the Python game elsewhere (or with ``STARSPIEL_ENGINE=python``).
+``native_twins()`` says which. Either way the Python game classes and positions stay importable: a Python
 state's ``search_position()`` returns an immutable, hashable fast-path
 position with named fields (see games/_common.py), and each position class
 rebuilds itself from a C++ twin's state (``from_state``; bots' evaluators and
@@ -18,19 +20,12 @@ them, nor of anything else in bots (tests/test_layering.py).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 import pyspiel
 
-# Before the game modules, whose Python games register only where no C++ twin did:
-# the twins are compiled into the native engine's extension, and `import bots` loads
-# it where it is built and current (bots/native_engine.py), which registers them. By
-# name, as the one place games/ reaches into bots: the games' code uses none of it.
-importlib.import_module("bots")
-
-from games import ballard_tree, chance_tic_tac_toe, dice  # noqa: E402
+from games import ballard_tree, chance_tic_tac_toe, dice
 
 __all__ = [
     "dice",
@@ -50,8 +45,11 @@ PYTHON_GAMES: dict[str, type[pyspiel.Game]] = {
 
 
 def native_twins() -> bool:
-    """Whether ``pyspiel.load_game`` builds the C++ twins of these games."""
-    return not any(m.PYTHON_REGISTERED for m in (dice, chance_tic_tac_toe, ballard_tree))
+    """Whether ``pyspiel.load_game`` builds the C++ twins of these games (read from the
+    registry itself: which registration holds a name depends on the import order)."""
+    return not any(
+        isinstance(pyspiel.load_game(name), game_class) for name, game_class in PYTHON_GAMES.items()
+    )
 
 
 def python_game(spec: str, params: Mapping[str, Any] | None = None) -> pyspiel.Game:

@@ -161,18 +161,16 @@ def two_player_chance_game_type(
     )
 
 
-def register_game(game_type: pyspiel.GameType, game_class: type) -> bool:
-    """Registers a Python game with pyspiel unless its C++ twin is registered.
+def register_game(game_type: pyspiel.GameType, game_class: type) -> None:
+    """Registers a Python game with pyspiel unless its C++ twin already is.
 
-    games/__init__.py loads the native engine first; its static initializers
-    register the C++ twins (games/native/) under the same short names, and a
-    second registration would clash. Returns whether the Python game is the one
-    ``pyspiel.load_game`` now builds.
+    The native engine's static initializers register the C++ twins (games/native/)
+    under the same short names when it loads; OpenSpiel's registry keeps the latest
+    registration of a name, so a twin loaded after this replaces the Python game, and
+    one loaded before is kept here. Either order ends with the twin where it is built.
     """
-    if game_type.short_name in pyspiel.registered_names():
-        return False
-    pyspiel.register_game(game_type, game_class)
-    return True
+    if game_type.short_name not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, game_class)
 
 
 def check_int(name: str, value: Any, lo: int, hi: int | None, game: str, extra: str = "") -> int:

@@ -307,4 +307,4 @@ class BallardGame(_common.PositionGame):
         return (self.rules.leaf_min, self.rules.leaf_max)
 
 
-PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, BallardGame)
+_common.register_game(_GAME_TYPE, BallardGame)

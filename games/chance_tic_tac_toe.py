@@ -252,4 +252,4 @@ class ChanceTTTGame(_common.PositionGame):
         )
 
 
-PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, ChanceTTTGame)
+_common.register_game(_GAME_TYPE, ChanceTTTGame)

@@ -354,4 +354,4 @@ class DiceGame(_common.PositionGame):
         self.rules = dice_rules(n, k)
 
 
-PYTHON_REGISTERED = _common.register_game(_GAME_TYPE, DiceGame)
+_common.register_game(_GAME_TYPE, DiceGame)

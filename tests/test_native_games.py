@@ -11,6 +11,9 @@ the native engine is not built or ``STARSPIEL_ENGINE=python`` is set.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -21,6 +24,8 @@ from bots.evaluators import BallardEvaluator, ChanceTTTEvaluator, DiceEvaluator
 from bots.keys import KEY_FUNCTIONS, SAMPLING_KEY_FUNCTIONS, custom_game_key
 from bots.mcms import canonical_text
 from games import ballard_tree, chance_tic_tac_toe, dice
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MODULES = {"dice": dice, "chance_tic_tac_toe": chance_tic_tac_toe, "ballard_tree": ballard_tree}
 PYTHON_GAMES = {
@@ -55,10 +60,8 @@ def _native_game(name: str, params: dict):
     """The registry's game, when it is the C++ twin; else skips."""
     if native_engine.native() is None:
         pytest.skip(f"native engine unavailable: {native_engine.problem()}")
-    if MODULES[name].PYTHON_REGISTERED:
-        pytest.skip(f"{name}: the Python game is registered (no C++ twin built)")
     game = pyspiel.load_game(name, params)
-    assert not isinstance(game, PYTHON_GAMES[name])
+    assert not isinstance(game, PYTHON_GAMES[name]), f"{name}: the Python game is registered"
     return game
 
 
@@ -271,3 +274,22 @@ def test_illegal_actions_are_refused_as_in_python():
     state.apply_action(0)
     with pytest.raises(ValueError, match=r"illegal action 1 in this state; legal: \[0, 3, 6\]"):
         state.apply_action(1)
+
+
+@pytest.mark.parametrize("order", ["games first", "bots first"])
+def test_the_twins_win_in_either_import_order(order):
+    """games/ does not load the engine: whichever package a user imports first, the
+    C++ twins hold the names once `import bots` has loaded it."""
+    if native_engine.native() is None:
+        pytest.skip(f"native engine unavailable: {native_engine.problem()}")
+    first, second = ("games", "bots") if order == "games first" else ("bots", "games")
+    code = (
+        f"import {first}, sys\n"
+        f"assert ('bots' in sys.modules) == ({first!r} == 'bots'), sorted(sys.modules)\n"
+        f"import {second}, games, pyspiel\n"
+        "assert games.native_twins()\n"
+        "print(type(pyspiel.load_game('dice')).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == "Game"

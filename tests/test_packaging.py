@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import textwrap
 from pathlib import Path
 
@@ -205,3 +206,22 @@ def test_an_extension_whose_rpath_finds_another_pyspiel_is_named(tmp_path):
     assert native_engine._linked_pyspiel(str(extension)) == str(tmp_path / "pkg" / "pyspiel.so")
     extension.write_bytes(b"\x7fELF\0no rpath of ours\0")
     assert native_engine._linked_pyspiel(str(extension)) is None
+
+
+def test_the_sdist_carries_every_native_source(tmp_path):
+    """pip builds a wheel from the sdist when it has no wheel to take: every .cc and .h
+    the build digests must be in it (MANIFEST.in), and the license and changelog."""
+    setup = _load_setup()
+    done = subprocess.run(
+        [sys.executable, "setup.py", "-q", "sdist", "-d", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    (archive,) = tmp_path.glob("starspiel-*.tar.gz")
+    with tarfile.open(archive) as tar:
+        members = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    sources = {path.relative_to(ROOT).as_posix() for path in setup.native_sources()}
+    assert sources and sources - members == set()
+    assert {"LICENSE", "CHANGELOG.md", "setup.py", "pyproject.toml"} <= members

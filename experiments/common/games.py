@@ -20,8 +20,10 @@ def short_name(game_string: str) -> str:
 
 
 def register_custom_games() -> None:
-    """Imports `games`, which registers dice, ballard_tree and chance_tic_tac_toe."""
+    """Registers dice, ballard_tree and chance_tic_tac_toe: `import bots` first, whose
+    native engine (where built) gives the games' C++ twins their names."""
     try:
+        import bots  # noqa: F401
         import games  # noqa: F401
     except ImportError as error:
         raise GameError(f"the custom games package failed to import: {error}") from error
