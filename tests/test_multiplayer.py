@@ -182,6 +182,36 @@ def _skip_without_native() -> None:
     skip_unless_runs("native")
 
 
+@pytest.mark.parametrize("multiplayer", ["paranoid", "maxn"])
+def test_deepening_one_searcher_stays_exact(multiplayer, engine):
+    """As a bot deepens: one searcher (its table and history kept), the previous best
+    move first; every iteration equals plain, and both engines count alike."""
+    for seed in range(8):
+        tree, root, _ = _tree_cases(seed)
+        game, evaluator = tree_game(tree)
+        state = _tree_state(game, root)
+        player = state.current_player() if state.current_player() >= 0 else 0
+        options = _options({"algorithm": "star2"}, multiplayer, 1000, evaluator)
+        searcher = make_searcher(engine, game, player, options)
+        order: list[int] = []
+        for depth in range(1, 5):
+            value, action = searcher.search(state, depth, root_order=order)
+            order = [action] if action is not None else []
+            if multiplayer == "maxn":
+                assert (tuple(searcher.root_values), action) == plain_maxn(state, depth, evaluator)
+            else:
+                plain, children = plain_paranoid(state, depth, evaluator, player)
+                assert abs(value - plain) <= TOL
+                assert not children or abs(children[action] - plain) <= TOL
+        if engine == "native":
+            twin = make_searcher("python", game, player, options)
+            order = []
+            for depth in range(1, 5):
+                action = twin.search(state, depth, root_order=order)[1]
+                order = [action] if action is not None else []
+            assert twin.stats() == searcher.stats(), tree.literal()
+
+
 def test_shallow_pruning_cuts_and_general_sum_does_not():
     """The cut fires on constant-sum trees (so the tests above test it), never without a sum."""
     cuts = {True: 0, False: 0}
@@ -376,7 +406,12 @@ def test_registry_bots_play_a_three_player_game():
     _skip_without_native()
     game = pyspiel.load_game(PIG3)
     players = [
-        pyspiel.load_bot(f"starspiel_{name}", game, p, {"max_depth": 1, "multiplayer": model})
+        pyspiel.load_bot(
+            f"starspiel_{name}",
+            game,
+            p,
+            {"max_depth": 1, "multiplayer": model, "evaluator": "zero"},
+        )
         for p, (name, model) in enumerate(
             [("star2", "paranoid"), ("expectiminimax", "maxn"), ("mcms", "maxn")]
         )
