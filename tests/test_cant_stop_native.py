@@ -148,9 +148,9 @@ def test_native_parameter_errors_are_the_python_ones(spec, words):
     assert str(native_error.value) == str(python_error.value)
 
 
-def _positions(count: int, seed: int) -> list[list[int]]:
-    """Histories of seeded random play that end at a decision of player 0 or 1."""
-    game = CantStopGame({})
+def _positions(count: int, seed: int, players: int = 2) -> list[list[int]]:
+    """Histories of seeded random play that end at a decision."""
+    game = CantStopGame({"players": players})
     rng = random.Random(seed)
     histories = []
     while len(histories) < count:
@@ -217,3 +217,16 @@ def test_whole_two_player_games_of_star2_against_random_and_mcts(engine):
             returns = evaluate_bots(game.new_initial_state(), seats, np.random.RandomState(5))
         assert sorted(returns) == [-1.0, 1.0]
         assert star2.last_search["engine"] == engine
+
+
+@pytest.mark.parametrize("spec", ["star2", "star2(multiplayer=maxn)", "mcms(samples=4,seed=1)"])
+@pytest.mark.parametrize("players", [3, 4])
+def test_engines_agree_with_three_and_four_players(spec, players):
+    """Paranoid and max^n read the evaluator's vectors (in bounds, summing to 0): the native
+    engine on the C++ twin matches the Python engine on the Python game."""
+    cpp_game, py_game = _games({"players": players})
+    for history in _positions(2, players, players):
+        reference = deepen(py_game, _replay(py_game, history), spec, 2, "python")
+        other = deepen(cpp_game, _replay(cpp_game, history), spec, 2, "native")
+        differences = deepening_differences(reference, other)
+        assert not differences, f"{spec} after {history}: {differences}"
