@@ -128,8 +128,9 @@ def test_yacht_refuses_one_player_and_other_dice():
 # ------------------------------------------------------------ the combination rule
 
 
-def _pairs(race, n):
-    return [race(i, j) for i in range(n) for j in range(i + 1, n)]
+def _pairs(race: dict, n: int, seat: list[int]) -> list[float]:
+    """The races of every i < j when player k is `seat[k]` of `race`."""
+    return [race[seat[i], seat[j]] for i in range(n) for j in range(i + 1, n)]
 
 
 @pytest.mark.parametrize("n", [3, 4, 7, 10])
@@ -140,13 +141,13 @@ def test_pairwise_values_are_symmetric_in_the_players(n):
     for i, j in itertools.combinations(range(n), 2):
         race[i, j] = rng.uniform(-0.99, 0.99)
         race[j, i] = -race[i, j]
-    values = pairwise_win_values(_pairs(lambda i, j: race[i, j], n), n, n - 1)
+    values = pairwise_win_values(_pairs(race, n, list(range(n))), n, n - 1)
     assert abs(ordered_sum(values)) <= 1e-12
     assert all(-1.0 / (n - 1) < v < 1.0 for v in values)
     for _ in range(5):
         perm = list(range(n))
         rng.shuffle(perm)  # new player k is old player perm[k]
-        moved = pairwise_win_values(_pairs(lambda i, j: race[perm[i], perm[j]], n), n, n - 1)
+        moved = pairwise_win_values(_pairs(race, n, perm), n, n - 1)
         assert moved == pytest.approx([values[perm[k]] for k in range(n)], abs=1e-14)
 
 
