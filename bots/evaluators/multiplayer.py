@@ -32,22 +32,15 @@ def pairwise_win_values(pairs: Sequence[float], n: int, divisor: float) -> list[
     `pairs` lists `v_ij` for (0, 1), (0, 2), ..., (0, n-1), (1, 2), ..., (n-2, n-1): player
     i's two-player value against j, in (-1, 1).
     """
-    q = [[0.5] * n for _ in range(n)]
+    # Player m's product takes its factors in the order of the partners 0..n-1: those
+    # below m while the outer loop reaches them, then those above m in this row.
+    strength = [1.0] * n
     k = 0
     for i in range(n):
-        row = q[i]
         for j in range(i + 1, n):
             v = pairs[k]
             k += 1
-            row[j] = 0.5 + 0.5 * v
-            q[j][i] = 0.5 - 0.5 * v
-    strength = []
-    for i in range(n):
-        row = q[i]
-        s = 1.0
-        for j in range(n):
-            if j != i:
-                s *= row[j]
-        strength.append(s)
+            strength[i] *= 0.5 + 0.5 * v
+            strength[j] *= 0.5 - 0.5 * v
     total = ordered_sum(strength)
     return [(n * (s / total) - 1.0) / divisor for s in strength]

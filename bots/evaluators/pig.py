@@ -174,12 +174,6 @@ class PigEvaluator(Evaluator):
         v = table[min(t, len(table) - 1)]
         return -v if tp else v
 
-    def _turn_value(self, mine: int, theirs: int, t: int, rolling: bool) -> float:
-        """The turn player's value in its race against one other player, as `_value`."""
-        turn = self._turns.get((mine, theirs)) or self._turn(mine, theirs)
-        table = turn[1] if rolling else turn[0]
-        return table[min(t, len(table) - 1)]
-
     def _values(self, state) -> list[float]:
         n = self.num_players
         tok = str(state).split()
@@ -189,20 +183,28 @@ class PigEvaluator(Evaluator):
         t = int(tok[n + 3])
         c = int(tok[n + 6])
         rolling = len(tok) > n + 7  # "(rolling)": chance node
+        mine = scores[c]
+        turn = [0.0] * n  # the turn player's race against each other player, as _value
+        for j in range(n):
+            if j != c:
+                tables = self._turns.get((mine, scores[j])) or self._turn(mine, scores[j])
+                table = tables[1] if rolling else tables[0]
+                turn[j] = table[min(t, len(table) - 1)]
         w = self.win_score
         static = self._static
-        mine = scores[c]
+        clipped = [min(x, w) for x in scores]
         pairs = []
         for i in range(n):
+            row = static[clipped[i]]
             for j in range(i + 1, n):
                 if i == c:
-                    v = self._turn_value(mine, scores[j], t, rolling)
+                    v = turn[j]
                 elif j == c:
-                    v = -self._turn_value(mine, scores[i], t, rolling)
+                    v = -turn[i]
                 elif (i - c) % n < (j - c) % n:  # i moves first after c
-                    v = static[min(scores[i], w)][min(scores[j], w)]
+                    v = row[clipped[j]]
                 else:
-                    v = -static[min(scores[j], w)][min(scores[i], w)]
+                    v = -static[clipped[j]][clipped[i]]
                 pairs.append(v)
         return pairwise_win_values(pairs, n, n - 1)
 

@@ -61,24 +61,17 @@ const T& StateAs(const open_spiel::State& state, const char* evaluator) {
 // the same operations in the same order, so the same floats.
 inline std::vector<double> PairwiseWinValues(const std::vector<double>& pairs, int n,
                                              double divisor) {
-  std::vector<double> q(static_cast<size_t>(n) * n, 0.5);
+  // Player m's product takes its factors in the order of the partners 0..n-1.
+  std::vector<double> strength(n, 1.0);
   size_t k = 0;
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {
       const double v = pairs[k++];
-      q[i * n + j] = 0.5 + 0.5 * v;
-      q[j * n + i] = 0.5 - 0.5 * v;
+      strength[i] *= 0.5 + 0.5 * v;
+      strength[j] *= 0.5 - 0.5 * v;
     }
   }
-  std::vector<double> strength(n);
   double total = 0.0;  // ordered_sum: left to right from 0
-  for (int i = 0; i < n; ++i) {
-    double s = 1.0;
-    for (int j = 0; j < n; ++j) {
-      if (j != i) s *= q[i * n + j];
-    }
-    strength[i] = s;
-  }
   for (int i = 0; i < n; ++i) total += strength[i];
   std::vector<double> values(n);
   for (int i = 0; i < n; ++i) {
