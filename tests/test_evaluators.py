@@ -342,22 +342,22 @@ def test_fallback_when_heuristic_rejects_parameters():
         assert isinstance(ev.default_evaluator(game), ev.MidpointEvaluator)
     # The warning names the game, the heuristic, its reason and the replacement.
     (message,) = [str(w.message) for w in caught]
-    for words in ("yacht(num_dice=4)", "YachtEvaluator", "with 5 six-sided dice", "midpoint"):
+    for words in ("yacht(num_dice=4)", "YachtEvaluator", "supports 5 six-sided dice", "midpoint"):
         assert words in message
     with pytest.raises(ValueError, match="5 six-sided dice"):
         ev.make_evaluator("yacht", game)
 
 
 def test_fallback_warns_once_per_game_under_the_default_filter():
-    one, four = pyspiel.load_game("yacht(players=1)"), pyspiel.load_game("yacht(num_dice=4)")
+    four, sides = pyspiel.load_game("yacht(num_dice=4)"), pyspiel.load_game("yacht(dice_sides=4)")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
         for _ in range(3):
-            for game in (one, four):
+            for game in (four, sides):
                 ev.make_evaluator(None, game)
     assert sorted(str(w.message).split(":")[0] for w in caught) == [
+        "yacht(dice_sides=4)",
         "yacht(num_dice=4)",
-        "yacht(players=1)",
     ]
 
 

@@ -29,6 +29,7 @@ from bots.evaluators import (
     evaluator_bounds,
 )
 from bots.evaluators.multiplayer import pairwise_win_values
+from bots.evaluators.yacht import _YACHT_EXPECTED as YACHT_EXPECTED
 
 CASES = [
     ("pig(players=3)", PigEvaluator),
@@ -42,6 +43,8 @@ CASES = [
     ("yacht(players=3)", YachtEvaluator),
     ("yacht(players=4,rolls_per_turn=2,sort_dice=True)", YachtEvaluator),
 ]
+# One-player yacht: its own checks, and the native comparison.
+NATIVE_CASES = CASES + [("yacht(players=1)", YachtEvaluator)]
 IDS = [spec for spec, _ in CASES]
 
 
@@ -119,10 +122,27 @@ def test_default_evaluator_is_the_heuristic_without_a_warning(spec):
     assert type(evaluator).__name__.lower().startswith(game.get_type().short_name)
 
 
-def test_yacht_refuses_one_player_and_other_dice():
-    for spec in ("yacht(players=1)", "yacht(players=3,num_dice=4)"):
-        with pytest.raises(ValueError, match="supports 2 or more players with 5 six-sided dice"):
+def test_yacht_refuses_other_dice():
+    for spec in ("yacht(players=3,num_dice=4)", "yacht(players=1,dice_sides=4)"):
+        with pytest.raises(ValueError, match="supports 5 six-sided dice"):
             YachtEvaluator(pyspiel.load_game(spec))
+
+
+def test_solo_yacht_estimates_the_normalised_final_score():
+    """One player: returns are score / 305 in [0, 1] (OpenSpiel's utility sum of 0 does not
+    hold there), the estimate is 0.99 * expected final score / 305."""
+    game = pyspiel.load_game("yacht(players=1)")
+    evaluator = YachtEvaluator(game)
+    assert evaluator.bounds == (0.0, 1.0)
+    states = _states("yacht(players=1)")
+    assert evaluator.evaluate(states[0]).tolist() == [0.99 * ordered_sum(YACHT_EXPECTED) / 305]
+    for s in states:
+        (value,) = evaluator.evaluate(s)
+        if s.is_terminal():
+            assert value == s.returns()[0]
+        else:
+            assert 0.0 < value < 0.99
+        assert evaluator.player_value(s, 0) == value
 
 
 # ------------------------------------------------------------ the combination rule
@@ -240,7 +260,7 @@ def _native():
     return native
 
 
-@pytest.mark.parametrize("spec,cls", CASES, ids=IDS)
+@pytest.mark.parametrize("spec,cls", NATIVE_CASES, ids=[spec for spec, _ in NATIVE_CASES])
 def test_native_equals_python_bit_for_bit(spec, cls):
     native = _native()
     game = pyspiel.load_game(spec)
@@ -276,8 +296,8 @@ def test_native_pig_long_turns_at_five_players():
             assert native.evaluator_value("pig", game, s, p) == evaluator.player_value(s, p), s
 
 
-def test_native_refuses_one_player_yacht():
+def test_native_refuses_other_dice():
     native = _native()
-    game = pyspiel.load_game("yacht(players=1)")
-    with pytest.raises(ValueError, match="supports 2 or more players with 5 six-sided dice"):
+    game = pyspiel.load_game("yacht(players=3,dice_sides=4)")
+    with pytest.raises(ValueError, match="supports 5 six-sided dice"):
         native.evaluator_value("yacht", game, game.new_initial_state(), 0)

@@ -6,6 +6,7 @@
 // round(x * 305) so that it is the very number Python sees.
 #include "open_spiel/games/yacht/yacht.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -39,6 +40,7 @@ class YachtEvaluator : public Evaluator {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
     const auto& y = evaluators::StateAs<YachtState>(state, "YachtEvaluator");
     if (num_players_ > 2) return Values(y)[player];
+    if (num_players_ == 1) return SoloValue(y);
     double used_sum[2] = {0.0, 0.0};
     int used_count = 0;
     for (int p = 0; p < 2; ++p) {
@@ -60,6 +62,16 @@ class YachtEvaluator : public Evaluator {
   }
 
  private:
+  // YachtEvaluator._solo_value: 0.99 * expected final score / 305.
+  double SoloValue(const YachtState& y) const {
+    double used_sum = 0.0;
+    for (int c = 0; c < open_spiel::yacht::kNumCategories; ++c) {
+      if (y.category_used(0, c)) used_sum += kExpected[c];
+    }
+    const double final_score = Total(y, 0) + (ev_total_ - used_sum);
+    return evaluators::kShrink * std::min(final_score, kMaxScore) / kMaxScore;
+  }
+
   // YachtEvaluator._values: every pair's race on the expected final scores.
   std::vector<double> Values(const YachtState& y) const {
     const int n = num_players_;
@@ -102,12 +114,10 @@ std::unique_ptr<Evaluator> MakeYachtEvaluator(const open_spiel::Game& game) {
   evaluators::CheckGameName(game, "yacht", "YachtEvaluator");
   const open_spiel::GameParameters params = game.GetParameters();
   const auto* yacht = dynamic_cast<const open_spiel::yacht::YachtGame*>(&game);
-  if (game.NumPlayers() < 2 || yacht == nullptr ||
-      evaluators::IntParameter(params, "num_dice", 5) != 5 ||
+  if (yacht == nullptr || evaluators::IntParameter(params, "num_dice", 5) != 5 ||
       evaluators::IntParameter(params, "dice_sides", 6) != 6) {
-    throw std::invalid_argument(
-        "YachtEvaluator supports 2 or more players with 5 six-sided dice, got players=" +
-        std::to_string(game.NumPlayers()) + ", game " + game.ToString());
+    throw std::invalid_argument("YachtEvaluator supports 5 six-sided dice, got players=" +
+                                std::to_string(game.NumPlayers()) + ", game " + game.ToString());
   }
   return std::make_unique<YachtEvaluator>(yacht->MaxPossibleScore(), game.NumPlayers());
 }
