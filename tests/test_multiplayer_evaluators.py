@@ -18,6 +18,7 @@ import numpy as np
 import pyspiel
 import pytest
 
+import bots
 from bots import native_engine
 from bots.arithmetic import ordered_sum
 from bots.evaluators import (
@@ -301,3 +302,62 @@ def test_native_refuses_other_dice():
     game = pyspiel.load_game("yacht(players=3,dice_sides=4)")
     with pytest.raises(ValueError, match="supports 5 six-sided dice"):
         native.evaluator_value("yacht", game, game.new_initial_state(), 0)
+
+
+# ------------------------------------------------------------ in the search
+
+SEARCHES = [
+    ("pig(players=3)", 4),
+    ("pig(players=6,winscore=30)", 3),
+    ("maedn(players=3)", 4),
+    ("maedn(players=4)", 4),
+    ("yacht(players=3)", 1),
+    ("yacht(players=1)", 1),
+]
+
+
+def _position(game: pyspiel.Game, plies: int, seed: int) -> pyspiel.State:
+    """A decision node after `plies` seeded random steps."""
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    for _ in range(plies):
+        if s.is_chance_node():
+            actions, probs = zip(*s.chance_outcomes())
+            s.apply_action(rng.choices(actions, probs)[0])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    while s.is_chance_node():
+        actions, probs = zip(*s.chance_outcomes())
+        s.apply_action(rng.choices(actions, probs)[0])
+    assert not s.is_terminal()
+    return s
+
+
+@pytest.mark.parametrize("spec,depth", SEARCHES, ids=[spec for spec, _ in SEARCHES])
+def test_searches_with_the_heuristics_agree_across_engines(spec, depth):
+    """Paranoid and max^n searches leaf on these evaluators: both engines, same everything."""
+    _native()
+    game = pyspiel.load_game(spec)
+    modes = ["paranoid", "maxn"] if game.num_players() > 2 else [""]
+    for seed in (1, 2):
+        state = _position(game, 60, seed)
+        for mode, algorithm in itertools.product(modes, ("expectiminimax", "star2")):
+            got = {}
+            for engine in ("python", "native"):
+                option = f",multiplayer={mode}" if mode else ""
+                spec_ = f"{algorithm}(max_depth={depth},engine={engine}{option})"
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error", EvaluatorFallbackWarning)
+                    bot = bots.make_bot(spec_, game, state.current_player())
+                action = bot.step(state)
+                ls = bot.last_search
+                assert ls["engine"] == engine
+                got[engine] = (
+                    action,
+                    ls["value"],
+                    ls.get("values"),
+                    ls["nodes"],
+                    ls["evaluations"],
+                )
+            assert got["python"] == got["native"], (spec, seed, mode, algorithm)
+            assert got["python"][4] > 0
