@@ -103,7 +103,11 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         settings["seed"] = 0 if seed is None else seed
     if name == "chanceprobcut":
         settings["probcut"] = probcut_settings(
-            game, params.get("R"), params.get("t", DEFAULT_T), params.get("calibration")
+            game,
+            params.get("R"),
+            params.get("t", DEFAULT_T),
+            params.get("calibration"),
+            evaluator=params.get("evaluator"),
         )
     options = SearchOptions.create(algorithm, **settings)
     searcher = make_searcher(params.get("engine", "auto"), game, player_id, options)
