@@ -246,24 +246,38 @@ def self_calibration(
     data, problem = _cached(path, key)
     if data is not None:
         return path, data
-    with _locked(path):
-        data, problem = _cached(path, key)  # another worker may have fitted it meanwhile
-        if data is not None:
-            return path, data
-        if problem is not None:
-            print(f"starspiel: replacing the cached calibration {path}: {problem}", file=sys.stderr)
-        fitted = calibration_fit.quick_fit(game, evaluator, plan)
-        data = {
-            "game": key["game"],
-            "game_string": str(game),
-            "evaluator": key["evaluator"],
-            "key": key,
-            "self_calibration": True,
-            **fitted,
-        }
-        save_calibration(path, data)
+    try:
+        with _locked(path):
+            data, problem = _cached(path, key)  # another worker may have fitted it meanwhile
+            if data is not None:
+                return path, data
+            if problem is not None:
+                print(
+                    f"starspiel: replacing the cached calibration {path}: {problem}",
+                    file=sys.stderr,
+                )
+            data = _quick_fit(game, evaluator, plan, key)
+            save_calibration(path, data)
+    except OSError as error:  # a folder that cannot be written: fit, use, do not cache
+        data = data or _quick_fit(game, evaluator, plan, key)
+        print(f"starspiel: {_fit_summary(game, data)}; not cached: {error}", file=sys.stderr)
+        return path, data
     print(f"starspiel: {_fit_summary(game, data)}; cached in {path}", file=sys.stderr)
     return path, data
+
+
+def _quick_fit(
+    game: pyspiel.Game, evaluator: Any, plan: calibration_fit.QuickPlan, key: dict[str, Any]
+) -> dict[str, Any]:
+    """The quick fit with what identifies it, as the cache stores it."""
+    return {
+        "game": key["game"],
+        "game_string": str(game),
+        "evaluator": key["evaluator"],
+        "key": key,
+        "self_calibration": True,
+        **calibration_fit.quick_fit(game, evaluator, plan),
+    }
 
 
 def _fit_summary(game: pyspiel.Game, data: dict[str, Any]) -> str:

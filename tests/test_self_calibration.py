@@ -171,25 +171,69 @@ def test_small_games_play_whole_games_self_calibrated(cache, game_string, engine
     assert players[0].last_search["engine"] == engine
 
 
-def test_the_cache_is_in_xdg_cache_home_never_in_the_package(tmp_path):
-    # A fresh interpreter: the session's fixtures (which move the user folder) do not apply.
-    code = (
-        "import pyspiel, games\n"
-        "from bots import calibration, calibration_fit, make_bot\n"
-        "calibration_fit.QUICK_PLAN = calibration_fit.QuickPlan(positions=4, max_outcomes=3,"
-        " max_depth=3, node_budget=20000, python_node_budget=5000, min_children=4)\n"
-        "print(calibration.user_calibration_dir())\n"
-        f"make_bot('chanceprobcut(max_depth=2)', pyspiel.load_game('{SMALL}'), 0)\n"
-    )
+def test_an_unwritable_cache_folder_fits_without_caching(monkeypatch, tmp_path, fits, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setattr(calibration, "user_calibration_dir", lambda: str(blocker / "sub"))
+    settings = make_bot("chanceprobcut(max_depth=2)", pyspiel.load_game(SMALL), 0)
+    assert settings.searcher.probcut.models and len(fits) == 1
+    assert "; not cached: " in capsys.readouterr().err
+
+
+# A fresh interpreter: the session's fixtures (which move the user folder) do not apply.
+CHILD = (
+    "import pyspiel, games\n"
+    "from bots import calibration, calibration_fit, make_bot\n"
+    "calibration_fit.QUICK_PLAN = calibration_fit.QuickPlan(positions=4, max_outcomes=3,"
+    " max_depth=3, node_budget=20000, python_node_budget=5000, min_children=4)\n"
+    "print(calibration.user_calibration_dir())\n"
+    f"make_bot('chanceprobcut(max_depth=2)', pyspiel.load_game('{SMALL}'), 0)\n"
+)
+
+
+def _child_env(tmp_path: Path) -> dict[str, str]:
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"), PYTHONPATH=str(ROOT))
     env.pop(calibration.SELF_CALIBRATION_ENV, None)
+    return env
+
+
+def _fit_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if "self-calibrated" in line]
+
+
+def test_the_cache_is_in_xdg_cache_home_never_in_the_package(tmp_path):
     before = sorted(os.listdir(calibration.CALIBRATION_DIR))
     done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", CHILD],
+        env=_child_env(tmp_path),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     folder = tmp_path / "xdg" / "starspiel" / "calibrations"
     assert done.stdout.strip() == str(folder)
     [written] = folder.glob("auto-*.json")
-    err = [line for line in done.stderr.splitlines() if line.startswith("starspiel:")]
-    assert len(err) == 1 and str(written) in err[0]
+    [line] = _fit_lines(done.stderr)
+    assert str(written) in line
     assert sorted(os.listdir(calibration.CALIBRATION_DIR)) == before
+
+
+def test_concurrent_workers_fit_once_and_share_the_file(tmp_path):
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", CHILD],
+            env=_child_env(tmp_path),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    errors = [child.communicate()[1] for child in children]
+    assert [child.returncode for child in children] == [0, 0, 0], errors
+    # One fits; the others wait on the lock and read its file.
+    assert sum(len(_fit_lines(err)) for err in errors) == 1
+    folder = tmp_path / "xdg" / "starspiel" / "calibrations"
+    [written] = folder.glob("auto-*.json")
+    assert json.loads(written.read_text())["models"]
+    assert not list(folder.glob(".tmp-*"))
