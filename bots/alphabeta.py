@@ -36,7 +36,12 @@ from bots.keys import (
 from bots.node import Position, SearchNode, to_search_node
 from bots.options import SearchOptions, as_options
 from bots.ordering import MoveOrdering
-from bots.searcher import LeafValueOutOfBounds, SearchTimeout, search_bounds
+from bots.searcher import (
+    LeafValueOutOfBounds,
+    SearchTimeout,
+    check_multiplayer,
+    search_bounds,
+)
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -54,6 +59,7 @@ class AlphaBetaSearcher:
 
     engine = "python"  # bots/native_search.py's NativeSearcher says "native"
     samples_chance_nodes = False  # MCMSSearcher samples them
+    searches_maxn = False  # bots/maxn.py's MaxnSearcher does
 
     def __init__(
         self,
@@ -66,6 +72,12 @@ class AlphaBetaSearcher:
         options = as_options(options, settings)
         if options.samples is not None and not self.samples_chance_nodes:
             raise ValueError("samples (MCMS) needs MCMSSearcher: build it with make_searcher")
+        if check_multiplayer(game, options) != self.searches_maxn:
+            raise ValueError(
+                f"multiplayer={options.multiplayer} needs "
+                f"{'MaxnSearcher' if options.multiplayer == 'maxn' else 'Searcher'}: "
+                f"build it with make_searcher"
+            )
         self.options = options
         self.game = game
         self.player = int(player)
@@ -149,6 +161,14 @@ class AlphaBetaSearcher:
     def _search_root(
         self, state: Any, depth: int, root_order: Sequence[int] | None, partial: dict | None
     ) -> tuple[float, int | None]:
+        node = self._prepare_root(state)
+        player = node.current_player()
+        if depth == 0 or player < 0:
+            return self._search(node, depth, -INF, INF), None
+        return self._root(node, int(player), depth, root_order, partial)
+
+    def _prepare_root(self, state: Any) -> SearchNode:
+        """The node a search starts from, with this search's keys and leaf handling set."""
         self._abandoned = None
         node: SearchNode = to_search_node(state)
         key_fn = self.options.key_fn
@@ -164,10 +184,7 @@ class AlphaBetaSearcher:
         )
         if self.table is not None:
             self.table.new_search()
-        player = node.current_player()
-        if depth == 0 or player < 0:
-            return self._search(node, depth, -INF, INF), None
-        return self._root(node, int(player), depth, root_order, partial)
+        return node
 
     # ------------------------------------------------------------------ clock
 

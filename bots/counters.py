@@ -41,7 +41,9 @@ COUNTERS: tuple[Counter, ...] = (
     Counter(
         "tt_hits", "table lookups that settled a node: a deciding entry or a stored leaf", _ALL
     ),
-    Counter("cutoffs_alpha_beta", "decision nodes cut by alpha-beta", _ALL),
+    Counter(
+        "cutoffs_alpha_beta", "decision nodes cut by alpha-beta (max^n: by shallow pruning)", _ALL
+    ),
     Counter("cutoffs_star1", "chance nodes cut by Star1's bounds", _STAR1),
     Counter("cutoffs_star2_probe", "chance nodes cut by Star2's probes", _PROBING),
     Counter("cutoffs_probcut", "chance nodes cut by ChanceProbCut's shallow searches", _PROBCUT),

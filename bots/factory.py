@@ -64,8 +64,6 @@ def check_game_supported(game: pyspiel.Game, bot_name: str = "search") -> None:
         reasons.append("it has simultaneous moves")
     if game_type.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
         reasons.append("it has imperfect information")
-    if game.num_players() > 2:
-        reasons.append(f"it has {game.num_players()} players")
     if game.num_players() == 2 and game_type.utility not in (
         pyspiel.GameType.Utility.ZERO_SUM,
         pyspiel.GameType.Utility.CONSTANT_SUM,
@@ -76,8 +74,9 @@ def check_game_supported(game: pyspiel.Game, bot_name: str = "search") -> None:
     if reasons:
         raise ValueError(
             f"{bot_name} bots cannot play '{game}': {'; '.join(reasons)}. Accepted: "
-            f"sequential perfect-information games with one player, or two players "
-            f"and zero-sum utilities, and explicit (or no) chance"
+            f"sequential perfect-information games with one player, two players and "
+            f"zero-sum utilities, or three or more players (docs/guide/multiplayer.md), and "
+            f"explicit (or no) chance"
         )
 
 

@@ -45,6 +45,7 @@ from bots.keys import (
     pig_key,
     string_key,
 )
+from bots.maxn import MaxnSearcher
 from bots.node import SearchNode
 from bots.options import SearchOptions, as_options
 from bots.star import Searcher
@@ -89,23 +90,21 @@ def draw_outcomes(
     return [(action, count / samples) for action, count in merged]
 
 
-class MCMSSearcher(Searcher):
-    """The engine with sampled chance nodes; the exact algorithms' code is untouched.
+class ChanceSampling:
+    """MCMS's draws, for a searcher of either model (``MCMSSearcher``: paranoid,
+    ``MaxnMCMSSearcher``: max^n); the searchers' own code is untouched.
 
-    Only ``_chance`` is overridden, and only to hand the node its sample, so
+    Only the chance node is overridden, and only to hand the node its sample, so
     expectiminimax, Star1 and Star2 keep their hot loop as it is.
     """
 
     samples_chance_nodes = True
+    key_fn: Any
+    nodes: int
 
-    def __init__(
-        self, game: pyspiel.Game, player: int, options: SearchOptions | None = None, **settings: Any
-    ):
-        """``options`` with ``samples``, or ``SearchOptions.create``'s settings for star2."""
-        options = as_options("star2" if options is None else options, settings)
+    def _init_sampling(self, game: pyspiel.Game, options: SearchOptions) -> None:
         if options.samples is None:
             raise ValueError("MCMSSearcher needs samples: outcomes drawn per chance node")
-        super().__init__(game, player, options)
         self.samples = options.samples
         self.seed = options.seed
         self._draws: dict[Hashable, list[tuple[int, float]] | None] = {}
@@ -116,7 +115,7 @@ class MCMSSearcher(Searcher):
         self._sampling_fn = SAMPLING_KEY_FUNCTIONS.get(short_name)
 
     def reset_stats(self) -> None:
-        super().reset_stats()
+        super().reset_stats()  # type: ignore[misc]
         self.sampled_chance_nodes = 0
         self.samples_drawn = 0
         self.sample_reuses = 0
@@ -144,12 +143,17 @@ class MCMSSearcher(Searcher):
         return key_fn(node)
 
     def sampled_outcomes(self, node: SearchNode) -> list[tuple[int, float]] | None:
-        """The merged draws of a chance node, or None where it is enumerated."""
+        """The merged draws of a chance node, or None where it is enumerated.
+
+        Drawn before the table lookup, so a node the table settles still counts
+        as sampled (the native engine counts the same way).
+        """
         key = self.sampling_key(node)
         draws = self._draws.get(key, False)
         if draws is not False:
             if draws is not None:
                 self.sample_reuses += 1
+                self.sampled_chance_nodes += 1
             return draws  # type: ignore[return-value]
         outcomes = node.chance_outcomes()
         if len(outcomes) <= self.samples:
@@ -157,10 +161,23 @@ class MCMSSearcher(Searcher):
         else:
             draws = draw_outcomes(outcomes, self.samples, sampling_seed(self.seed, key))
             self.samples_drawn += self.samples
+            self.sampled_chance_nodes += 1
         if len(self._draws) >= _DRAW_CACHE_SIZE:
             self._draws.clear()
         self._draws[key] = draws
         return draws
+
+
+class MCMSSearcher(ChanceSampling, Searcher):
+    """MCMS under the paranoid model: Star2 on sampled chance nodes."""
+
+    def __init__(
+        self, game: pyspiel.Game, player: int, options: SearchOptions | None = None, **settings: Any
+    ):
+        """``options`` with ``samples``, or ``SearchOptions.create``'s settings for star2."""
+        options = as_options("star2" if options is None else options, settings)
+        self._init_sampling(game, options)
+        super().__init__(game, player, options)
 
     def _chance(
         self,
@@ -170,9 +187,24 @@ class MCMSSearcher(Searcher):
         beta: float,
         outcomes: Sequence[tuple[int, float]] | None = None,
     ) -> float:
-        # Drawn before the table lookup, so a node the table settles still counts
-        # as sampled (the native engine counts the same way).
-        sampled = self.sampled_outcomes(node)
-        if sampled is not None:
-            self.sampled_chance_nodes += 1
-        return super()._chance(node, depth, alpha, beta, sampled)
+        return super()._chance(node, depth, alpha, beta, self.sampled_outcomes(node))
+
+
+class MaxnMCMSSearcher(ChanceSampling, MaxnSearcher):
+    """MCMS under max^n: sampled chance nodes averaging vectors."""
+
+    def __init__(
+        self, game: pyspiel.Game, player: int, options: SearchOptions | None = None, **settings: Any
+    ):
+        """``options`` with ``samples`` and ``multiplayer="maxn"``."""
+        options = as_options("star2" if options is None else options, settings)
+        self._init_sampling(game, options)
+        super().__init__(game, player, options)
+
+    def _maxn_chance(
+        self,
+        node: SearchNode,
+        depth: int,
+        outcomes: Sequence[tuple[int, float]] | None = None,
+    ) -> tuple[float, ...]:
+        return super()._maxn_chance(node, depth, self.sampled_outcomes(node))

@@ -21,9 +21,16 @@ from bots import native_engine
 from bots.counters import MCMS_STAT_KEYS, STAT_KEYS
 from bots.evaluators import make_evaluator
 from bots.keys import default_key_function, history_key
-from bots.mcms import MCMSSearcher, canonical_text
+from bots.maxn import MaxnBounds, MaxnSearcher
+from bots.mcms import MaxnMCMSSearcher, MCMSSearcher, canonical_text
 from bots.options import ENGINES, SearchOptions, as_options
-from bots.searcher import LeafValueOutOfBounds, SearcherProtocol, SearchTimeout, search_bounds
+from bots.searcher import (
+    LeafValueOutOfBounds,
+    SearcherProtocol,
+    SearchTimeout,
+    check_multiplayer,
+    search_bounds,
+)
 from bots.star import Searcher
 
 
@@ -78,6 +85,9 @@ class NativeSearcher:
         self.lower_bound, self.upper_bound = search_bounds(
             self.evaluator, game, self.player, options.bounds
         )
+        self.maxn = check_multiplayer(game, options)
+        # The whole vector of the last completed search under max^n, else None.
+        self.root_values: list[float] | None = None
         self.probing_factor = options.probes_per_child
         self.probing = options.probing
         self.probcut = options.probcut if options.algorithm == "chanceprobcut" else None
@@ -90,7 +100,14 @@ class NativeSearcher:
         self.native_evaluator = native_name or None
         self._native = module.Searcher(
             game,
-            native_settings(game, self.player, options, self.lower_bound, self.upper_bound),
+            native_settings(
+                game,
+                self.player,
+                options,
+                self.lower_bound,
+                self.upper_bound,
+                MaxnBounds.of(game, self.evaluator, options.bounds),
+            ),
             self.evaluator,
             native_name,
             type(self.evaluator).__name__,
@@ -136,15 +153,19 @@ class NativeSearcher:
         deadline = self.deadline if self.deadline is not None else 0.0
         module = native_engine.require()
         try:
-            status, value, action, best = self._native.search(
+            status, value, action, best, values = self._native.search(
                 state, int(depth), list(root_order or ()), float(deadline)
             )
         except module.LeafValueOutOfBounds as error:
             raise LeafValueOutOfBounds(str(error)) from None
         if partial is not None and best is not None:
-            partial["value"], partial["action"] = best
+            partial["value"], partial["action"] = best[0], best[1]
+            if self.maxn:
+                partial["values"] = list(best[2])
         if status == "timeout":
             raise SearchTimeout()
+        if self.maxn:
+            self.root_values = [float(x) for x in values]
         return float(value), action
 
 
@@ -154,10 +175,12 @@ def native_settings(
     options: SearchOptions,
     lower_bound: float,
     upper_bound: float,
+    maxn: MaxnBounds | None = None,
 ) -> dict[str, Any]:
     """The settings dict ``bots._native.Searcher`` reads: the options' native rows and
     ``NATIVE_INPUTS`` (bots/options.py), the bounds resolved from the evaluator as the
-    Python engine does. The engine refuses a dict with a name missing or unknown."""
+    Python engine does (``maxn``: max^n's, resolved from the options' evaluator where not
+    given). The engine refuses a dict with a name missing or unknown."""
     cpp_game = is_cpp_game(game)
     positions = not cpp_game and hasattr(game.new_initial_state(), "search_position")
     if positions:
@@ -170,6 +193,8 @@ def native_settings(
     else:
         key_kind = "python_state"
     probcut = options.probcut if options.algorithm == "chanceprobcut" else None
+    if maxn is None:
+        maxn = MaxnBounds.of(game, make_evaluator(options.evaluator, game), options.bounds)
     settings: dict[str, Any] = {
         **options.native_settings(),
         "algorithm": options.name,
@@ -186,6 +211,7 @@ def native_settings(
         "probcut_models": probcut.native_models() if probcut is not None else {},
         "samples": options.samples or 0,
         "sampling_seed": options.seed,
+        **maxn.native(),
     }
     return settings
 
@@ -221,6 +247,10 @@ def make_searcher(
                 engine = "native"
     if engine == "native":
         return NativeSearcher(game, player, options)
+    if check_multiplayer(game, options):
+        if options.samples is not None:
+            return MaxnMCMSSearcher(game, player, options)
+        return MaxnSearcher(game, player, options)
     if options.samples is not None:
         return MCMSSearcher(game, player, options)
     return Searcher(game, player, options)

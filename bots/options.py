@@ -33,6 +33,7 @@ ALGORITHMS = ("expectiminimax", "star1", "star2", "chanceprobcut")
 SEARCH_BOTS = ("expectiminimax", "star1", "star2", "chanceprobcut", "mcms")
 BOT_NAMES = SEARCH_BOTS + ("mcts", "random")
 PROBING_ORDERS = ("cyclic", "sequential")
+MULTIPLAYER_MODELS = ("paranoid", "maxn")
 ENGINES = ("auto", "native", "python")
 _PROBING_ALGORITHMS = ("star2", "chanceprobcut")
 _STAR2_BOTS = ("star2", "mcms")  # Ballard's Star2.5 parameters
@@ -315,6 +316,17 @@ class SearchOptions:
         "a custom table key (Python engine only); none keys by the game",
         accepts_text="a function of a state, or none",
     )
+    multiplayer: str = _option(
+        "paranoid",
+        "choice",
+        "games of 3+ players: paranoid (the others minimise the bot's utility; every cut "
+        "applies) or maxn (each maximises its own; shallow pruning only); maxn is refused "
+        "for 1-2 players",
+        bots=SEARCH_BOTS,
+        choices=MULTIPLAYER_MODELS,
+        native=True,
+        hint="docs/guide/multiplayer.md",
+    )
     samples: int | None = _option(
         None,
         "int",
@@ -400,6 +412,9 @@ NATIVE_INPUTS: Mapping[str, str] = {
     "probcut_t": "ChanceProbCut's confidence t",
     "probcut_models": "ChanceProbCut's models by depth: [a, b, sigma, *mover]",
     "samples": "MCMS's draws per chance node; 0 without sampling",
+    "maxn_bounds": "max^n: [L, U] on every component of a leaf's value vector",
+    "maxn_sum": "max^n: [S, tolerance, offset] of a constant-sum game's shallow pruning; "
+    "[] without it",
     "sampling_seed": "MCMS's seed",
 }
 

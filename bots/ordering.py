@@ -7,6 +7,7 @@ cut.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pyspiel
 
@@ -32,13 +33,15 @@ class MoveOrdering:
         game: pyspiel.Game,
         player: int,
         options: SearchOptions,
-        value_after: Callable[[SearchNode], float],
+        value_after: Callable[[SearchNode], Any],
     ):
         self.player = player
         self.enabled = options.move_ordering
         self.history_min_depth = options.history_min_depth
         self.static_ordering = options.static_ordering
         self._value_after = value_after  # a child's terminal or frontier value
+        # max^n: value_after gives vectors, and each mover sorts by its own component.
+        self.own_component = False
         # Per player, the history score of each action.
         self._history = [[0] * game.num_distinct_actions() for _ in range(game.num_players())]
         self._history_rewarded = False
@@ -70,6 +73,8 @@ class MoveOrdering:
     def _statically_ordered(self, node: SearchNode, player: int, actions: Sequence[int]) -> list:
         """``actions`` best first for ``player`` by the value after each (ties keep their order)."""
         values = {action: self._value_after(node.child(action)) for action in actions}
+        if self.own_component:
+            return sorted(actions, key=lambda a: -values[a][player])
         if player == self.player:
             return sorted(actions, key=lambda a: -values[a])
         return sorted(actions, key=values.__getitem__)

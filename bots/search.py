@@ -13,7 +13,8 @@ reference, is laid out by concern:
 * bots/star.py: ``Searcher``, Star1's windows and Star2's probes at chance nodes;
 * bots/frames.py: a chance node's frame, which those steps read and narrow;
 * bots/chance_probcut.py: ChanceProbCut's step; bots/probcut.py its models;
-* bots/mcms.py: MCMS, Star2 on sampled chance nodes.
+* bots/mcms.py: MCMS, Star2 on sampled chance nodes;
+* bots/maxn.py: max^n for three or more players (``multiplayer="maxn"``).
 
 The native engine (bots/native_search.py) runs the same algorithms in C++;
 ``search()`` picks the engine.
@@ -73,5 +74,10 @@ def search(
     searcher = make_searcher(engine, game, player, as_options(algorithm, settings))
     value, action = searcher.search(state, depth)
     return SearchResult(
-        value=value, action=action, depth=depth, stats=searcher.stats(), engine=searcher.engine
+        value=value,
+        action=action,
+        depth=depth,
+        stats=searcher.stats(),
+        engine=searcher.engine,
+        values=getattr(searcher, "root_values", None),
     )

@@ -110,6 +110,7 @@ class SearchBot(pyspiel.Bot):
             start,
             completed=True,
             iterations=[self._iteration(depth, value, action, start)],
+            values=self._root_values(),
         )
         return action
 
@@ -120,6 +121,7 @@ class SearchBot(pyspiel.Bot):
         searcher.deadline = start + time_limit
         cap = self._max_depth or DEFAULT_DEPTH_CAP
         value, action, depth = None, None, 0
+        values: list[float] | None = None
         iterations: list[dict[str, Any]] = []
         order: list[int] = []
         completed = False
@@ -138,9 +140,11 @@ class SearchBot(pyspiel.Bot):
                     # first) is complete, so its best is sound at this depth.
                     if partial and (action is None or self._partial_iteration):
                         value, action = partial["value"], partial["action"]
+                        values = partial.get("values")
                         partial_depth = target
                     break
                 depth = target
+                values = self._root_values()
                 iterations.append(self._iteration(target, value, action, iteration_start))
                 order = [action] if action is not None else []
                 if target == cap:
@@ -152,8 +156,13 @@ class SearchBot(pyspiel.Bot):
             searcher.deadline = None
         if action is None:
             action = self._fallback_action(state)
-        self._record(value, action, depth, start, completed, iterations, partial_depth)
+        self._record(value, action, depth, start, completed, iterations, partial_depth, values)
         return action
+
+    def _root_values(self) -> list[float] | None:
+        """The root's whole value vector under max^n (bots/maxn.py), else None."""
+        values = getattr(self._searcher, "root_values", None)
+        return list(values) if values is not None else None
 
     def _fallback_action(self, state: pyspiel.State) -> int:
         return int(self._rng.choice(state.legal_actions()))
@@ -178,8 +187,11 @@ class SearchBot(pyspiel.Bot):
         completed: bool,
         iterations: list[dict[str, Any]],
         partial_depth: int | None = None,
+        values: list[float] | None = None,
     ) -> None:
         stats = self._searcher.stats()
+        # max^n: the whole vector besides the bot's own component.
+        extra = {"values": values} if self._searcher.options.multiplayer == "maxn" else {}
         self.last_search = {
             "value": value,
             "action": action,
@@ -190,4 +202,5 @@ class SearchBot(pyspiel.Bot):
             "iterations": iterations,
             "engine": self._searcher.engine,
             **stats,  # the counters of bots/counters.py (MCMS_STAT_KEYS with samples)
+            **extra,
         }

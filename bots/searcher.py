@@ -34,6 +34,7 @@ class SearchResult:
     depth: int
     stats: dict[str, int]
     engine: str = "python"
+    values: list[float] | None = None  # max^n: the root's whole vector
 
 
 class SearcherProtocol(Protocol):
@@ -116,3 +117,16 @@ def search_bounds(
     if getattr(evaluator, "bounds", None) is not None:
         return evaluator_bounds(evaluator, game)
     return float(game.min_utility()), float(game.max_utility())
+
+
+def check_multiplayer(game: pyspiel.Game, options: SearchOptions) -> bool:
+    """Whether the search runs max^n (bots/maxn.py); refuses maxn below three players."""
+    if options.multiplayer != "maxn":
+        return False
+    if game.num_players() <= 2:
+        raise ValueError(
+            f"multiplayer=maxn is for games of 3 or more players; '{game}' has "
+            f"{game.num_players()}, where the default multiplayer=paranoid already searches "
+            f"the same values with every cut (docs/guide/multiplayer.md)"
+        )
+    return True

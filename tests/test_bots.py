@@ -168,7 +168,6 @@ def test_bad_specs_are_clear_errors(spec, message):
     [
         ("kuhn_poker", "imperfect information"),
         ("goofspiel(num_cards=3)", "simultaneous moves"),
-        ("pig(players=3)", "3 players"),
         ("matrix_pd", "simultaneous moves"),
     ],
 )

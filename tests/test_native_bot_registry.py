@@ -261,7 +261,6 @@ def test_bad_parameters_are_make_bots_errors(name, params):
 @pytest.mark.parametrize(
     ("name", "game_string", "player", "message"),
     [
-        ("star2", "pig(players=3)", 0, "cannot play .*it has 3 players"),
         ("star2", "kuhn_poker", 0, "imperfect information"),
         ("expectiminimax", "pig", 2, "player_id must be in 0..1"),
         ("mcts", "2048", 0, "intermediate rewards"),

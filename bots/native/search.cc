@@ -123,6 +123,24 @@ Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions o
   if (options_.use_undo && !undo_) restorer_ = WorkingRestorer();
   history_order_.assign(game_->NumPlayers(),
                         std::vector<std::int64_t>(game_->NumDistinctActions(), 0));
+  num_players_ = game_->NumPlayers();
+  maxn_ = options_.multiplayer == Multiplayer::kMaxn;
+  if (maxn_ && num_players_ <= 2) {
+    throw std::invalid_argument("multiplayer=maxn is for games of 3 or more players");
+  }
+  if (options_.maxn_bounds.size() != 2 ||
+      (!options_.maxn_sum.empty() && options_.maxn_sum.size() != 3)) {
+    throw std::invalid_argument(
+        "maxn_bounds must be [L, U] and maxn_sum [S, tolerance, offset] or []");
+  }
+  maxn_lower_ = options_.maxn_bounds[0];
+  maxn_upper_ = options_.maxn_bounds[1];
+  maxn_pruning_ = !options_.maxn_sum.empty();
+  if (maxn_pruning_) {
+    maxn_total_ = options_.maxn_sum[0];
+    maxn_tolerance_ = options_.maxn_sum[1];
+    maxn_offset_ = options_.maxn_sum[2];
+  }
   ResetStats();
 }
 
@@ -175,7 +193,7 @@ auto Searcher::AtChild(const Node& child, Fn&& fn) {
 }
 
 template <class SearchFn>
-double Searcher::SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search) {
+auto Searcher::SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search) {
   if (InPlace(*node.state)) {
     return Restored(node.state, action, use_digest_ ? ExtendDigest(node.digest, action) : 0,
                     search);
@@ -405,14 +423,17 @@ void Searcher::StaticallyOrder(const Node& node, int player,
                                std::vector<open_spiel::Action>* actions) {
   std::vector<double> values(actions->size());
   for (std::size_t i = 0; i < actions->size(); ++i) {
-    values[i] = SearchAfter(node, (*actions)[i], [this](const Node& child) {
+    values[i] = SearchAfter(node, (*actions)[i], [this, player](const Node& child) {
       const int kind = PlayerAt(*child.state);
+      if (maxn_) {  // each mover by its own component
+        return (kind < 0 && kind != kChance ? TerminalVector(child) : LeafVector(child))[player];
+      }
       return kind < 0 && kind != kChance ? TerminalValue(child) : Leaf(child);
     });
   }
   std::vector<std::size_t> index(actions->size());
   for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
-  if (player == options_.player) {
+  if (maxn_ || player == options_.player) {
     StableSort(index.begin(), index.end(),
                [&values](std::size_t a, std::size_t b) { return -values[a] < -values[b]; });
   } else {
@@ -443,12 +464,32 @@ RootResult Searcher::Search(const open_spiel::State& state, int depth,
   node.state = node.owned.get();
   if (use_digest_) node.digest = HistoryDigest(state.History());
   const int player = node.state->CurrentPlayer();
+  if (maxn_) {
+    if (depth > 0 && player >= 0) return MaxnRoot(node, player, depth, root_order, partial);
+    RootResult result;
+    result.values = Maxn(node, depth, -1, -kInf);
+    result.value = result.values[options_.player];
+    return result;
+  }
   if (depth == 0 || player < 0) {
     RootResult result;
     result.value = SearchNode(node, depth, -kInf, kInf);
     return result;
   }
   return Root(node, player, depth, root_order, partial);
+}
+
+void Searcher::PutFirst(const std::vector<std::int64_t>& root_order,
+                        std::vector<open_spiel::Action>* actions) {
+  if (root_order.empty()) return;
+  std::vector<open_spiel::Action> ordered;
+  for (std::int64_t a : root_order) {
+    if (std::find(actions->begin(), actions->end(), a) != actions->end()) ordered.push_back(a);
+  }
+  for (open_spiel::Action a : *actions) {
+    if (std::find(ordered.begin(), ordered.end(), a) == ordered.end()) ordered.push_back(a);
+  }
+  *actions = std::move(ordered);
 }
 
 RootResult Searcher::Root(const Node& node, int player, int depth,
@@ -463,16 +504,7 @@ RootResult Searcher::Root(const Node& node, int player, int depth,
   }
   std::vector<open_spiel::Action> actions;
   OrderedActions(node, player, depth, tt_move, &actions);
-  if (!root_order.empty()) {
-    std::vector<open_spiel::Action> ordered;
-    for (std::int64_t a : root_order) {
-      if (std::find(actions.begin(), actions.end(), a) != actions.end()) ordered.push_back(a);
-    }
-    for (open_spiel::Action a : actions) {
-      if (std::find(ordered.begin(), ordered.end(), a) == ordered.end()) ordered.push_back(a);
-    }
-    actions = std::move(ordered);
-  }
+  PutFirst(root_order, &actions);
   RootResult result;
   result.value = maximize ? -kInf : kInf;
   double alpha = -kInf, beta = kInf;
@@ -1143,6 +1175,180 @@ const Searcher::Outcomes* Searcher::SampledOutcomes(const Node& node) {
   if (draws_.size() >= kDrawCacheSize) draws_.clear();
   auto inserted = draws_.emplace(key, std::move(draws)).first;
   return inserted->second.has_value() ? &*inserted->second : nullptr;
+}
+
+// -------------------------------------------------------------------- max^n
+
+namespace {
+
+// bots/maxn.py _better: more for `player`, or as much by a smaller action id.
+bool Better(const std::vector<double>& values, std::int64_t action, const std::vector<double>& best,
+            std::int64_t best_action, int player) {
+  return values[player] > best[player] || (values[player] == best[player] && action < best_action);
+}
+
+}  // namespace
+
+void Searcher::CheckVector(const Vector& values, bool terminal) const {
+  // bots/maxn.py MaxnBounds.problem; the message is built only on an error.
+  std::string problem;
+  if (static_cast<int>(values.size()) != num_players_) {
+    problem = "has " + std::to_string(values.size()) + " components for " +
+              std::to_string(num_players_) + " players";
+  }
+  for (int p = 0; problem.empty() && p < num_players_; ++p) {
+    if (!(maxn_lower_ <= values[p] && values[p] <= maxn_upper_)) {
+      problem = "gives player " + std::to_string(p) + " " + Repr(values[p]) +
+                ", outside the bounds [" + Repr(maxn_lower_) + ", " + Repr(maxn_upper_) +
+                "]; max^n's shallow pruning needs every component within them: fix the "
+                "evaluator or declare wider `bounds`";
+    }
+  }
+  if (problem.empty() && maxn_pruning_) {
+    double total = 0.0;
+    for (double value : values) total += value;
+    if (!(std::fabs(total - maxn_total_) <= maxn_tolerance_)) {
+      problem = "sums to " + Repr(total) + ", but the game's utilities sum to " +
+                Repr(maxn_total_) +
+                "; max^n's shallow pruning needs every value vector to keep that sum: fix the "
+                "evaluator";
+    }
+  }
+  if (problem.empty()) return;
+  throw LeafValueOutOfBounds(
+      (terminal ? "a terminal's returns " : "evaluator " + evaluator_name_ + " ") + problem +
+      " (game " + game_->ToString() + ")");
+}
+
+Searcher::Vector Searcher::LeafVector(const Node& node) {
+  ++stats_.evaluations;
+  Vector values(num_players_);
+  if (leaf_vector_) {
+    leaf_vector_(*node.state, &values);
+  } else {
+    for (int p = 0; p < num_players_; ++p) values[p] = leaf_(*node.state, p);
+  }
+  CheckVector(values, false);
+  return values;
+}
+
+Searcher::Vector Searcher::TerminalVector(const Node& node) {
+  Vector values = node.state->Returns();
+  CheckVector(values, true);
+  return values;
+}
+
+RootResult Searcher::MaxnRoot(const Node& node, int player, int depth,
+                              const std::vector<std::int64_t>& root_order, RootResult* partial) {
+  ++stats_.nodes;
+  std::int64_t tt_move = kNoMove;
+  Key key = 0;
+  if (table_) {
+    key = NodeKey(node);
+    if (const Entry* entry = table_->Get(key)) tt_move = entry->move;
+  }
+  std::vector<open_spiel::Action> actions;
+  OrderedActions(node, player, depth, tt_move, &actions);
+  PutFirst(root_order, &actions);
+  RootResult result;
+  for (open_spiel::Action action : actions) {
+    const double bound = result.values.empty() ? -kInf : result.values[player];
+    Vector values = SearchAfter(
+        node, action, [&](const Node& child) { return Maxn(child, depth - 1, player, bound); });
+    if (result.values.empty() || Better(values, action, result.values, result.action, player)) {
+      result.values = std::move(values);
+      result.action = action;
+      if (partial != nullptr) {
+        partial->has_partial = true;
+        partial->partial_value = result.values[options_.player];
+        partial->partial_action = action;
+        partial->partial_values = result.values;
+      }
+    }
+  }
+  result.value = result.values[options_.player];
+  if (result.action != kNoMove) RewardMove(player, result.action, depth);
+  if (table_) table_->Store(key, depth, -kInf, kInf, result.action);
+  return result;
+}
+
+Searcher::Vector Searcher::Maxn(const Node& node, int depth, int parent, double bound) {
+  ++stats_.nodes;
+  if (stats_.nodes >= next_time_check_) Tick();
+  const int player = PlayerAt(*node.state);
+  if (player < 0) {
+    if (player != kChance) {
+      ++stats_.leaves;
+      return TerminalVector(node);
+    }
+    if (depth == 0) {
+      ++stats_.leaves;
+      return LeafVector(node);
+    }
+    return MaxnChance(node, depth);
+  }
+  if (depth == 0) {
+    ++stats_.leaves;
+    return LeafVector(node);
+  }
+  return MaxnDecision(node, player, depth, parent, bound);
+}
+
+Searcher::Vector Searcher::MaxnDecision(const Node& node, int player, int depth, int parent,
+                                        double bound) {
+  std::int64_t tt_move = kNoMove;
+  Key key = 0;
+  if (table_) {
+    key = NodeKey(node);
+    if (const Entry* entry = table_->Get(key)) tt_move = entry->move;
+  }
+  ActionLease own_actions(this);
+  OrderedActions(node, player, depth, tt_move, &own_actions.list());
+  const std::vector<open_spiel::Action>& actions = own_actions.list();
+  // Shallow pruning: cut once this node's best for its mover exceeds cut_above.
+  const double cut_above = maxn_pruning_ && parent >= 0 && parent != player && bound > -kInf
+                               ? maxn_offset_ - bound
+                               : kInf;
+  Vector best;
+  std::int64_t best_action = actions[0];
+  for (open_spiel::Action action : actions) {
+    const double child_bound = best.empty() ? -kInf : best[player];
+    Vector values = SearchAfter(node, action, [&](const Node& child) {
+      return Maxn(child, depth - 1, player, child_bound);
+    });
+    if (best.empty() || Better(values, action, best, best_action, player)) {
+      best = std::move(values);
+      best_action = action;
+      if (best[player] > cut_above) {
+        ++stats_.cutoffs_alpha_beta;
+        break;
+      }
+    }
+  }
+  if (options_.move_ordering) RewardMove(player, best_action, depth);
+  if (table_) table_->Store(key, depth, -kInf, kInf, best_action);
+  return best;
+}
+
+Searcher::Vector Searcher::MaxnChance(const Node& node, int depth) {
+  if (options_.samples > 0) {
+    if (const Outcomes* sampled = SampledOutcomes(node)) {
+      ++stats_.sampled_chance_nodes;
+      const Outcomes draws = *sampled;  // the cache may be cleared below
+      return MaxnAverage(node, draws, depth);
+    }
+  }
+  return MaxnAverage(node, node.state->ChanceOutcomes(), depth);
+}
+
+Searcher::Vector Searcher::MaxnAverage(const Node& node, const Outcomes& outcomes, int depth) {
+  Vector totals(num_players_, 0.0);
+  for (const auto& [action, prob] : outcomes) {
+    const Vector values =
+        SearchAfter(node, action, [&](const Node& child) { return Maxn(child, depth, -1, -kInf); });
+    for (int p = 0; p < num_players_; ++p) totals[p] += prob * values[p];
+  }
+  return totals;
 }
 
 }  // namespace starspiel

@@ -46,6 +46,10 @@ inline constexpr const char* kKeyKindNames[] = {"digest", "scheme", "python_stat
 enum class Probing { kCyclic, kSequential };
 inline constexpr const char* kProbingNames[] = {"cyclic", "sequential"};
 
+// The model of a game of 3+ players, as bots/options.py's MULTIPLAYER_MODELS names them.
+enum class Multiplayer { kParanoid, kMaxn };
+inline constexpr const char* kMultiplayerNames[] = {"paranoid", "maxn"};
+
 // What the engine is told; bots/options.py declares each setting and documents it. The
 // defaults here matter only to C++ callers: bots._native.Searcher sets every member.
 struct SearchOptions {
@@ -77,6 +81,11 @@ struct SearchOptions {
   // MCMS.
   int samples = 0;  // 0: no sampling
   std::uint64_t sampling_seed = 0;
+  // max^n (bots/maxn.py): [L, U] on every component, and [S, tolerance, offset] of a
+  // constant-sum game's shallow pruning ([] without it).
+  Multiplayer multiplayer = Multiplayer::kParanoid;
+  std::vector<double> maxn_bounds = {-1.0, 1.0};
+  std::vector<double> maxn_sum;
 };
 
 // Every SearchOptions member, by the name bots._native.Searcher's settings dict gives it:
@@ -87,7 +96,7 @@ struct SearchOptions {
   X(probing_factor) X(probing) X(reachable_probes) X(deeper_cutoffs) X(reuse_probes)  \
   X(history_min_depth) X(static_ordering) X(key_kind) X(key_text) X(sampling_text)    \
   X(use_undo) X(probcut_reduction) X(probcut_t) X(probcut_models) X(samples)          \
-  X(sampling_seed)
+  X(sampling_seed) X(multiplayer) X(maxn_bounds) X(maxn_sum)
 
 // The counters, as bots/counters.py declares and documents them (same names, same order).
 #define STARSPIEL_SEARCH_COUNTERS(X)                                                  \
@@ -115,6 +124,9 @@ class LeafValueOutOfBounds : public std::runtime_error {
 // The leaf values: a native evaluator, or a callback into Python. The search calls
 // it on non-terminal states only (terminals take the game's returns).
 using LeafFunction = std::function<double(const open_spiel::State&, int player)>;
+// max^n's leaf vector in one call (a Python evaluator's evaluate()); without one, the
+// search asks the LeafFunction for each player.
+using LeafVectorFunction = std::function<void(const open_spiel::State&, std::vector<double>*)>;
 
 // Called every few thousand nodes; throws to stop the search (Ctrl-C).
 using InterruptCheck = std::function<void()>;
@@ -125,6 +137,8 @@ struct RootResult {
   bool has_partial = false;
   double partial_value = 0.0;
   std::int64_t partial_action = kNoMove;
+  // max^n: the root's whole vector, and the partial move's.
+  std::vector<double> values, partial_values;
 };
 
 class Searcher {
@@ -142,6 +156,7 @@ class Searcher {
   const Stats& stats() const { return stats_; }
   void set_deadline(double deadline) { deadline_ = deadline; }
   void set_interrupt_check(InterruptCheck check) { interrupt_check_ = std::move(check); }
+  void set_leaf_vector(LeafVectorFunction leaf) { leaf_vector_ = std::move(leaf); }
   const SearchOptions& options() const { return options_; }
   bool searches_in_place() const { return undo_ || restorer_ != nullptr; }
   std::int64_t table_size() const { return table_ ? table_->size() : 0; }
@@ -193,7 +208,7 @@ class Searcher {
   // search(child) for the child after `action`: on the node's own state, the
   // action applied and then undone, where the game undoes moves; else on a clone.
   template <class SearchFn>
-  double SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search);
+  auto SearchAfter(const Node& node, open_spiel::Action action, SearchFn&& search);
   // Whether `state`'s children are made in place (a restorer, or the game's undo
   // past its first move) rather than cloned.
   bool InPlace(const open_spiel::State& state) const;
@@ -273,6 +288,20 @@ class Searcher {
   const ProbCutModel& ModelFor(int depth) const;
   // MCMS: the merged draws of a chance node, or nullptr where it is enumerated.
   const Outcomes* SampledOutcomes(const Node& node);
+  // max^n (bots/maxn.py's MaxnSearcher, function for function).
+  using Vector = std::vector<double>;
+  RootResult MaxnRoot(const Node& node, int player, int depth,
+                      const std::vector<std::int64_t>& root_order, RootResult* partial);
+  Vector Maxn(const Node& node, int depth, int parent, double bound);
+  Vector MaxnDecision(const Node& node, int player, int depth, int parent, double bound);
+  Vector MaxnChance(const Node& node, int depth);
+  Vector MaxnAverage(const Node& node, const Outcomes& outcomes, int depth);
+  Vector LeafVector(const Node& node);
+  Vector TerminalVector(const Node& node);
+  void CheckVector(const Vector& values, bool terminal) const;
+  // The previous iteration's best moves first, then the rest in their order.
+  static void PutFirst(const std::vector<std::int64_t>& root_order,
+                       std::vector<open_spiel::Action>* actions);
 
   std::shared_ptr<const open_spiel::Game> game_;
   SearchOptions options_;
@@ -304,6 +333,13 @@ class Searcher {
   int probcut_level_ = 0;
   // MCMS draws by sampling key (the node's key; history digest where keyed by history).
   std::unordered_map<Key, std::optional<Outcomes>, KeyHash> draws_;
+  // max^n.
+  bool maxn_ = false;
+  int num_players_ = 0;
+  bool maxn_pruning_ = false;  // a constant sum: shallow pruning, and sums checked
+  double maxn_lower_ = 0.0, maxn_upper_ = 0.0;
+  double maxn_total_ = 0.0, maxn_tolerance_ = 0.0, maxn_offset_ = 0.0;
+  LeafVectorFunction leaf_vector_;
 };
 
 // CLOCK_MONOTONIC seconds: Python's time.perf_counter() on Linux.

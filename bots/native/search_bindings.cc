@@ -44,6 +44,18 @@ LeafFunction PythonLeaf(py::object evaluator) {
   };
 }
 
+// max^n's leaf vector from one evaluate() call of a user's Python evaluator.
+LeafVectorFunction PythonLeafVector(py::object evaluator) {
+  py::object evaluate = evaluator.attr("evaluate");
+  return [evaluate](const open_spiel::State& state, std::vector<double>* values) {
+    py::object wrapped = py::cast(state.Clone());
+    py::object result = evaluate(wrapped);
+    for (std::size_t p = 0; p < values->size(); ++p) {
+      (*values)[p] = ToDouble(result[py::int_(p)]);
+    }
+  };
+}
+
 // Each reads one setting into its SearchOptions member, by the member's type.
 template <class T>
 void ReadSetting(const py::handle& value, T* member) {
@@ -69,6 +81,10 @@ void ReadSetting(const py::handle& value, KeyKind* member) {
 
 void ReadSetting(const py::handle& value, Probing* member) {
   ReadChoice(value, kProbingNames, member);
+}
+
+void ReadSetting(const py::handle& value, Multiplayer* member) {
+  ReadChoice(value, kMultiplayerNames, member);
 }
 
 // A Python function of a state (none: no function). A Python game's state is a
@@ -141,6 +157,7 @@ class PySearcher {
     auto cpp_game = game.cast<std::shared_ptr<const open_spiel::Game>>();
     SearchOptions o = ReadOptions(options);
     LeafFunction leaf;
+    LeafVectorFunction leaf_vector;
     if (!native_evaluator.empty()) {
       std::shared_ptr<Evaluator> native = MakeEvaluator(native_evaluator, *cpp_game);
       leaf = [native](const open_spiel::State& state, int player) {
@@ -148,14 +165,17 @@ class PySearcher {
       };
     } else {
       leaf = PythonLeaf(evaluator);
+      leaf_vector = PythonLeafVector(evaluator);
       release_gil_ = false;
     }
     searcher_ = std::make_unique<Searcher>(cpp_game, std::move(o), std::move(leaf), evaluator_name);
+    if (leaf_vector) searcher_->set_leaf_vector(std::move(leaf_vector));
     searcher_->set_interrupt_check([this]() { CheckSignals(); });
     game_ = std::move(game);  // keeps a Python-registered game alive
   }
 
-  // (status, value, action, partial) with status "done" or "timeout".
+  // (status, value, action, partial, values) with status "done" or "timeout"; partial is
+  // (value, action, values); values is max^n's root vector ([] under paranoid).
   py::tuple Search(py::handle state, int depth, const std::vector<std::int64_t>& root_order,
                    double deadline) {
     const auto* cpp_state = state.cast<const open_spiel::State*>();
@@ -174,10 +194,12 @@ class PySearcher {
     }
     py::object partial_move = py::none();
     if (partial.has_partial) {
-      partial_move = py::make_tuple(partial.partial_value, partial.partial_action);
+      partial_move =
+          py::make_tuple(partial.partial_value, partial.partial_action, partial.partial_values);
     }
     py::object action = result.action == kNoMove ? py::none() : py::cast(result.action);
-    return py::make_tuple(timed_out ? "timeout" : "done", result.value, action, partial_move);
+    return py::make_tuple(timed_out ? "timeout" : "done", result.value, action, partial_move,
+                          result.values);
   }
 
   py::dict StatsDict() const {
