@@ -21,7 +21,7 @@ calibration a bot reads, first match wins:
    ``make_bot("chanceprobcut", game, 0)`` works out of the box;
 4. the self-calibration: a quick fit (bots/calibration_fit.py ``quick_fit``) cached in
    the same folder as ``auto-<game>-<evaluator>-<digest>.json``, the digest over all
-   that changes the fit (game, evaluator, plan, format); made on first use with one
+   that changes the fit (game, evaluator, plan, engine, format); made on first use with one
    line on stderr, read on every later one. ``STARSPIEL_SELF_CALIBRATION=off`` turns it
    off: a game with none of 1-3 is then refused, naming the command that makes one.
 """
@@ -107,6 +107,7 @@ def save_calibration(path: str, data: dict[str, Any]) -> None:
     os.makedirs(folder, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
     try:
+        os.chmod(temporary, 0o644)  # mkstemp's 0600 would hide a shared results folder's file
         with os.fdopen(handle, "w") as stream:
             json.dump(data, stream, indent=2, sort_keys=True)
             stream.write("\n")
@@ -175,12 +176,14 @@ def evaluator_key(evaluator: Any) -> str:
 def self_calibration_key(
     game: pyspiel.Game, evaluator: Any, plan: calibration_fit.QuickPlan
 ) -> dict[str, Any]:
-    """Everything that changes a self-calibration (not the engine: values are exact)."""
+    """Everything that changes a self-calibration: the engine only picks the budget (its
+    values are exact)."""
     return {
         "format": SELF_CALIBRATION_FORMAT,
         "game": canonical_game_string(game),
         "evaluator": evaluator_key(evaluator),
         "plan": json.loads(json.dumps(dataclasses.asdict(plan))),
+        "engine": calibration_fit.fit_engine(game, evaluator),
     }
 
 
@@ -188,7 +191,10 @@ def self_calibration_path(
     game: pyspiel.Game, evaluator: Any, plan: calibration_fit.QuickPlan
 ) -> str:
     """The cache file of this self-calibration, in ``user_calibration_dir()``."""
-    key = self_calibration_key(game, evaluator, plan)
+    return _cache_path(self_calibration_key(game, evaluator, plan))
+
+
+def _cache_path(key: dict[str, Any]) -> str:
     digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
     name = f"{_SELF_PREFIX}{_file_stem(key['game'])}-{_file_stem(key['evaluator'])}-{digest}"
     return os.path.join(user_calibration_dir(), name + ".json")
@@ -242,7 +248,7 @@ def self_calibration(
     fitted again and replaced, with a line on stderr that says so."""
     plan = plan or calibration_fit.QUICK_PLAN
     key = self_calibration_key(game, evaluator, plan)
-    path = self_calibration_path(game, evaluator, plan)
+    path = _cache_path(key)
     data, problem = _cached(path, key)
     if data is not None:
         return path, data

@@ -139,10 +139,17 @@ def live_outcomes(
     return outcomes
 
 
-def exact_searcher(game: pyspiel.Game, player: int, evaluator: Any, tt_size: int):
+def exact_searcher(
+    game: pyspiel.Game, player: int, evaluator: Any, tt_size: int
+) -> SearcherProtocol:
     """Star2 with a table: exact values, on the native engine where it runs."""
     options = SearchOptions.create("star2", evaluator=evaluator, tt_size=tt_size)
     return make_searcher("auto", game, player, options)
+
+
+def fit_engine(game: pyspiel.Game, evaluator: Any) -> str:
+    """The engine the exact searches run on, which picks ``QuickPlan``'s budget."""
+    return exact_searcher(game, 0, evaluator, 0).engine
 
 
 def measure_position(
@@ -206,10 +213,11 @@ class QuickPlan:
     searched depth by depth, 1, 2, ... up to ``max_depth``, and each depth stops once
     ``node_budget`` nodes (``python_node_budget`` on the Python engine, some 10x slower
     per node) have been spent in all, after at least ``min_children`` children. A
-    depth whose first ``min_children`` children would overrun the budget (its
+    depth from 3 on whose first ``min_children`` children would overrun the budget (its
     cost guessed from the last two depths' growth) is not started, so the deepest
-    model is the deepest the budget affords. Node counts are deterministic, so the
-    fit does not depend on the machine's speed.
+    model is the deepest the budget affords (depths 1 and 2 always search at least
+    ``min_children``). Node counts are deterministic, so the fit does not depend on the
+    machine's speed; it depends on the engine only through the budget.
     """
 
     positions: int = 30

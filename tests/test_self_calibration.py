@@ -15,7 +15,7 @@ import pyspiel
 import pytest
 from conftest import TINY_PLAN
 
-import games  # noqa: F401  (registers dice, chance_tic_tac_toe)
+import games  # registers dice, chance_tic_tac_toe
 from bots import calibration, calibration_fit, make_bot, native_engine
 
 SMALL = "dice(n=4,k=3)"
@@ -79,6 +79,12 @@ def test_the_key_holds_the_evaluator_and_the_plan(cache, fits):
     assert calibration.self_calibration_path(
         pyspiel.load_game("dice(k=3,n=4)"), "default", TINY_PLAN
     ) == calibration.self_calibration_path(game, None, TINY_PLAN)
+    # The engine picks the budget: a Python game's fit runs on the Python engine.
+    python_game = games.python_game(SMALL)
+    assert calibration.self_calibration_key(python_game, None, TINY_PLAN)["engine"] == "python"
+    if native_engine.problem() is None:
+        assert calibration.self_calibration_key(game, None, TINY_PLAN)["engine"] == "native"
+        assert calibration.self_calibration_path(python_game, None, TINY_PLAN) not in paths
     make_bot("chanceprobcut(max_depth=2)", game, 0)
     make_bot("chanceprobcut(max_depth=2,evaluator=zero)", game, 0)
     assert len(fits) == 2 and len(list(cache.glob("auto-*.json"))) == 2
