@@ -11,12 +11,13 @@ from absl import app
 from experiments.common import flags
 from experiments.common.errors import ExperimentError
 from experiments.common.signals import stop_like_ctrl_c
+from experiments.tournament import presets
 from experiments.tournament.run import (
     DEFAULT_GAME_TIMEOUT,
     default_out,
     run_tournament,
 )
-from experiments.tournament.schedule import SCHEDULES
+from experiments.tournament.schedule import DEFAULT_SEATING, SCHEDULES, SEATINGS
 
 # The main job: star2 against its unpruned twin and the two MCTS bots, at equal time per move in
 # EinStein: its games are short, so 300 games per pairing fit in about three minutes on two
@@ -44,8 +45,23 @@ _define.integer(
     "games_per_pair",
     DEFAULT_GAMES_PER_PAIR,
     "Games per pairing (seats alternate; pairs of two "
-    "share dice). One-player games: games per bot.",
+    "share dice). One-player games: games per bot. Three or more players: games per "
+    "match, a multiple of the seatings per deal.",
     lower_bound=1,
+)
+_define.enum(
+    "seating",
+    DEFAULT_SEATING,
+    SEATINGS,
+    "Three or more players: the seatings of a deal (its games share dice): the N cyclic "
+    "rotations of the match, or all N! permutations. Two players: both are the seat swap.",
+)
+_define.enum(
+    "preset",
+    None,
+    list(presets.PRESETS),
+    "A sized study (experiments/tournament/presets.py): sets --game, --bot, --schedule, "
+    "--games_per_pair, --seating, --seed and --max_moves.",
 )
 _define.integer("seed", 0, "Tournament seed; every game's seeds derive from it.", lower_bound=0)
 _define.string(
@@ -75,9 +91,23 @@ flags.define_runner_flags(
 )
 
 
+PRESET_SETS = ("game", "bot", "schedule", "games_per_pair", "seating", "seed", "max_moves")
+
+
 def config_from_flags() -> dict[str, Any]:
-    """The part of the flags that decides the results (compared when resuming)."""
-    return {
+    """The part of the flags that decides the results (compared when resuming).
+
+    The seating enters only when not the default, so that the configurations
+    (and default folders) of runs made before it existed stay the same.
+    """
+    if FLAGS.preset:
+        given = [f"--{name}" for name in PRESET_SETS if FLAGS[name].present]
+        if given:
+            raise ExperimentError(
+                f"--preset={FLAGS.preset} sets {', '.join(given)} itself; leave them out"
+            )
+        return presets.preset(FLAGS.preset).config()
+    config = {
         "program": "experiments.tournament",
         "game": FLAGS.game,
         "bots": list(FLAGS.bot),
@@ -86,13 +116,22 @@ def config_from_flags() -> dict[str, Any]:
         "seed": FLAGS.seed,
         "max_moves": FLAGS.max_moves,
     }
+    if FLAGS.seating != DEFAULT_SEATING:
+        config["seating"] = FLAGS.seating
+    return config
 
 
 def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
     stop_like_ctrl_c()  # `kill` and background jobs stop as Ctrl-C does: records kept
-    config = config_from_flags()
+    try:
+        config = config_from_flags()
+    except ExperimentError as error:
+        flags.fail(str(error))
+        return
+    if FLAGS.preset:
+        print(presets.preset(FLAGS.preset).describe())
     out = FLAGS.out or default_out(config)
     try:
         summary = run_tournament(

@@ -36,9 +36,10 @@ class GameTask:
     game: str
     specs: tuple[str, ...]  # bot spec per seat
     bot_index: tuple[int, ...]  # index into the tournament's bot list, per seat
-    pairing: tuple[int, ...]  # bot indices of the pairing (one for one-player games)
-    game_index: int  # index within the pairing
-    pair: int  # game_index // 2: the two games sharing a chance stream
+    pairing: tuple[int, ...]  # bot indices of the match (a pairing for two players)
+    game_index: int  # index within the match
+    deal: int  # the games of a match sharing a chance stream: one per seating
+    seating: int  # which seating of the deal (0 for one player)
     chance_seed: int
     bot_seeds: tuple[int | None, ...]  # None: the spec keeps its own seed / takes none
     max_moves: int
@@ -94,10 +95,12 @@ def _restart(bot: pyspiel.Bot, state: pyspiel.State) -> None:
 
 
 def _winner(returns: list[float]) -> int | None:
-    """Seat with the strictly highest return (two players); None for a draw or one player."""
-    if len(returns) != 2 or returns[0] == returns[1]:
+    """Seat with the strictly highest return; None when seats tie for it or for one player."""
+    if len(returns) < 2:
         return None
-    return 0 if returns[0] > returns[1] else 1
+    best = max(returns)
+    leaders = [seat for seat, r in enumerate(returns) if r == best]
+    return leaders[0] if len(leaders) == 1 else None
 
 
 def play_game(task: GameTask) -> dict[str, Any]:
@@ -180,7 +183,16 @@ def _search_fields(move: TimedMove) -> dict[str, Any]:
 
 
 def task_fields(task: GameTask) -> dict[str, Any]:
-    """The fields of a game's record that its task alone decides."""
+    """The fields of a game's record that its task alone decides.
+
+    One and two players: the deal is "pair" (the seating is the game index's
+    parity); more players: "deal" and "seating".
+    """
+    deal = (
+        {"pair": task.deal}
+        if len(task.specs) <= 2
+        else {"deal": task.deal, "seating": task.seating}
+    )
     return {
         "id": task.id,
         "game": task.game,
@@ -188,7 +200,7 @@ def task_fields(task: GameTask) -> dict[str, Any]:
         "bot_index": list(task.bot_index),
         "pairing": list(task.pairing),
         "game_index": task.game_index,
-        "pair": task.pair,
+        **deal,
         "seed": {"chance": task.chance_seed, "bots": list(task.bot_seeds)},
     }
 

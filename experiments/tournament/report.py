@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import math
 import os
 from collections.abc import Sequence
@@ -12,7 +13,8 @@ import numpy as np
 
 from experiments.common.tables import markdown_table
 from experiments.tournament import stats as ts
-from experiments.tournament.headline import headline
+from experiments.tournament.headline import headline, players_headline
+from experiments.tournament.schedule import DEFAULT_SEATING, seatings
 
 
 def _decimal(x: float, digits: int = 3) -> str:
@@ -59,19 +61,39 @@ class Summary:
         self.config = config
         self.specs: list[str] = config["bots"]
         self.records = list(records)
-        self.solo = config["num_players"] == 1
+        self.n_players: int = config["num_players"]
+        self.solo = self.n_players == 1
+        self.multi = self.n_players > 2
         n = len(self.specs)
         self.n_games = len(self.records)
         self.n_errors = sum(1 for r in self.records if r.get("error") is not None)
         self.n_cut = sum(1 for r in self.records if r.get("cut_off"))
         self.search = ts.search_stats(self.records, n)
+        self.pairings: list[dict[str, Any]] = []
+        self.elo: dict[int, dict[str, float]] = {}
+        self.matrix: np.ndarray | None = None
+        self.players: list[dict[str, Any]] = []
+        self.seats: list[dict[str, Any]] = []
+        self.differences: list[dict[str, Any]] = []
+        self.deal_size = len(seatings(self.n_players, self.seating))  # games per deal
         if self.solo:
             self.scores = [ts.solo_stats(self.records, b) for b in range(n)]
-            self.pairings, self.elo, self.matrix = [], {}, None
+        elif self.multi:
+            self.players = [ts.player_stats(self.records, b, self.deal_size) for b in range(n)]
+            self.seats = ts.seat_stats(self.records, self.n_players)
+            self.differences = [
+                ts.difference_stats(self.records, a, b, self.deal_size)
+                for a, b in itertools.combinations(range(n), 2)
+            ]
+            self.matrix = ts.ahead_matrix(self.records, n)
         else:
             self.pairings = [ts.pairing_stats(self.records, a, b) for a, b in pairs]
             self.elo = ts.elo_table(self.records, n, bootstrap=bootstrap, seed=config["seed"])
             self.matrix = ts.score_matrix(self.records, n)
+
+    @property
+    def seating(self) -> str:
+        return str(self.config.get("seating", DEFAULT_SEATING))
 
     def _elo_intervals(self) -> bool:
         """Whether the Elo fit was bootstrapped (a study skips it: --bootstrap=0)."""
@@ -99,6 +121,8 @@ class Summary:
                 + (f", {s['errors']} errors" if s["errors"] else "")
                 for s in self.scores
             ]
+        if self.multi:
+            return [self._player_line(p) for p in self.players]
         lines = []
         for p in self.pairings:
             extra = "".join(
@@ -116,21 +140,43 @@ class Summary:
             )
         return lines
 
+    def _player_line(self, p: dict[str, Any]) -> str:
+        extra = "".join(
+            [
+                f", {p['errors']} errors" if p["errors"] else "",
+                f", {p['cut_offs']} cut off" if p["cut_offs"] else "",
+            ]
+        )
+        return (
+            f"{self.label(p['bot'])}: win rate {_decimal(p['win_rate'])} in {p['games']} games "
+            f"[{_decimal(p['win_lo'])}, {_decimal(p['win_hi'])}], over {p['deals']} deals "
+            f"[{_decimal(p['deal_win_lo'])}, {_decimal(p['deal_win_hi'])}]; mean return "
+            f"{_decimal(p['mean_return'])} [{_decimal(p['return_lo'])}, "
+            f"{_decimal(p['return_hi'])}]{extra}"
+        )
+
     def headline(self) -> str:
         """What the run found and what it could not tell, in one sentence."""
         if self.solo:
             return "; ".join(self.result_lines()) + "."
+        if self.multi:
+            return players_headline(self.players, self.n_players, self.label)
         return headline(self.pairings, self.label)
 
     def markdown(self, plots: Sequence[str] = ()) -> str:
         c = self.config
+        unit = "bot" if self.solo else "pairing"
+        if self.multi:
+            unit = (
+                f"match of {self.n_players} bots ({self.seating}: {self.deal_size} seatings "
+                "per deal, sharing its dice)"
+            )
         out = [
             f"# Tournament on `{c['game']}`",
             "",
             self.headline(),
             "",
-            f"Schedule {c['schedule']}, {c['games_per_pair']} games per "
-            f"{'bot' if self.solo else 'pairing'}, seed {c['seed']}, "
+            f"Schedule {c['schedule']}, {c['games_per_pair']} games per {unit}, seed {c['seed']}, "
             f"max_moves {c['max_moves']}. "
             f"{self.n_games} games recorded, {self.n_errors} with errors (not counted), "
             f"{self.n_cut} cut off at max_moves (counted with their returns at the cut).",
@@ -157,6 +203,8 @@ class Summary:
                     ],
                 )
             )
+        elif self.multi:
+            out += self._players_markdown()
         else:
             out += [
                 "## Pairings",
@@ -278,6 +326,110 @@ class Summary:
             out += ["", "## Plots", ""] + [f"![{p}]({p})" for p in plots]
         return "\n".join(out) + "\n"
 
+    def _players_markdown(self) -> list[str]:
+        """The per-bot, per-seat and who-ended-ahead tables of a game of three or more players."""
+        out = [
+            "## Players",
+            "",
+            f"A win is the highest return; seats tied for it share the win. An even share is "
+            f"1/{self.n_players} = {1 / self.n_players:.3f}. 95% CI: Wilson's interval over "
+            "games; deal CI: Student's t interval over the complete deals (the seatings of a "
+            "deal share their dice, so a deal is one observation), with one pseudo-deal at 0 "
+            "and one at 1; mean return with its t interval over deals (no pseudo-deals). "
+            "No deal interval below 5 deals.",
+            "",
+        ]
+        seat_heads = [f"win rate seat {k}" for k in range(self.n_players)]
+        out.append(
+            markdown_table(
+                [
+                    "bot",
+                    "games",
+                    "deals",
+                    "wins",
+                    "win rate",
+                    "95% CI",
+                    "deal CI",
+                    "mean return",
+                    "return CI",
+                    *seat_heads,
+                    "errors",
+                    "cut off",
+                ],
+                [
+                    [
+                        f"`{self.label(p['bot'])}`",
+                        p["games"],
+                        p["deals"],
+                        _decimal(p["wins"], 1),
+                        _decimal(p["win_rate"]),
+                        f"[{_decimal(p['win_lo'])}, {_decimal(p['win_hi'])}]",
+                        f"[{_decimal(p['deal_win_lo'])}, {_decimal(p['deal_win_hi'])}]",
+                        _decimal(p["mean_return"]),
+                        f"[{_decimal(p['return_lo'])}, {_decimal(p['return_hi'])}]",
+                        *[_decimal(x) for x in p["seat_win_rate"]],
+                        p["errors"],
+                        p["cut_offs"],
+                    ]
+                    for p in self.players
+                ],
+            )
+        )
+        out += ["", "## Seats", "", "Whoever sat there: the seat's own advantage.", ""]
+        out.append(
+            markdown_table(
+                ["seat", "games", "win rate", "mean return"],
+                [
+                    [s["seat"], s["games"], _decimal(s["win_rate"]), _decimal(s["mean_return"])]
+                    for s in self.seats
+                ],
+            )
+        )
+        out += [
+            "",
+            "## Same tables",
+            "",
+            "The first bot's win rate minus the second's over the complete deals both played "
+            "(same dice, same other bots), with Student's t interval over those deals: the "
+            "comparison a study is sized for (`experiments/tournament/sizing.py`).",
+            "",
+        ]
+        out.append(
+            markdown_table(
+                ["bot", "opponent", "deals", "win-rate difference", "95% CI"],
+                [
+                    [
+                        f"`{self.label(d['bot'])}`",
+                        f"`{self.label(d['opponent'])}`",
+                        d["deals"],
+                        _decimal(d["difference"]),
+                        f"[{_decimal(d['difference_lo'])}, {_decimal(d['difference_hi'])}]",
+                    ]
+                    for d in self.differences
+                ],
+            )
+        )
+        n = len(self.specs)
+        matrix = self.matrix if self.matrix is not None else np.full((n, n), np.nan)
+        out += [
+            "",
+            "## Ended ahead",
+            "",
+            "Share of the games two bots played together in which the row bot's return was "
+            "higher than the column bot's (equal returns count a half).",
+            "",
+        ]
+        out.append(
+            markdown_table(
+                ["bot", *[str(b) for b in range(n)]],
+                [
+                    [f"{i}: `{self.label(i)}`", *[_decimal(matrix[i, j]) for j in range(n)]]
+                    for i in range(n)
+                ],
+            )
+        )
+        return out
+
     def csv_rows(self) -> list[list[Any]]:
         """Long format: section, bot, opponent, seat, metric, value."""
         rows: list[list[Any]] = []
@@ -302,6 +454,41 @@ class Summary:
                 rows.append(["pairing", a, b, "all", metric, p[metric]])
             for k, v in enumerate(p["pentanomial"]):
                 rows.append(["pairing", a, b, "all", f"pairs_score_{k / 2:g}", v])
+        for p in self.players:
+            a = self.label(p["bot"])
+            for metric in (
+                "games",
+                "wins",
+                "win_rate",
+                "win_lo",
+                "win_hi",
+                "deals",
+                "deal_win_lo",
+                "deal_win_hi",
+                "mean_return",
+                "return_lo",
+                "return_hi",
+                "errors",
+                "cut_offs",
+            ):
+                rows.append(["player", a, "", "all", metric, p[metric]])
+            for k, (games, rate) in enumerate(zip(p["seat_games"], p["seat_win_rate"])):
+                rows.append(["player", a, "", str(k), "games", games])
+                rows.append(["player", a, "", str(k), "win_rate", rate])
+        for d in self.differences:
+            a, b = self.label(d["bot"]), self.label(d["opponent"])
+            for metric in ("deals", "difference", "difference_lo", "difference_hi"):
+                rows.append(["difference", a, b, "", metric, d[metric]])
+        for row in self.seats:
+            for metric in ("games", "win_rate", "mean_return"):
+                rows.append(["seat", "", "", str(row["seat"]), metric, row[metric]])
+        if self.multi and self.matrix is not None:
+            for i in range(len(self.specs)):
+                for j in range(len(self.specs)):
+                    if i != j and np.isfinite(self.matrix[i, j]):
+                        rows.append(
+                            ["ahead", self.label(i), self.label(j), "", "share", self.matrix[i, j]]
+                        )
         for b, e in self.elo.items():
             for metric, v in e.items():
                 rows.append(["elo", self.label(b), "", "", metric, v])
@@ -349,7 +536,12 @@ class Summary:
             ax.set_xticks(range(n), [str(b) for b in range(n)])
             ax.set_yticks(range(n), labels)
             ax.set_xlabel("opponent")
-            fig.suptitle(f"{self.config['game']}: score of row bot against column bot", fontsize=10)
+            what = (
+                "share of games the row bot ended ahead of the column bot"
+                if self.multi
+                else "score of row bot against column bot"
+            )
+            fig.suptitle(f"{self.config['game']}: {what}", fontsize=10)
             fig.colorbar(im, ax=ax)
             fig.tight_layout()
             fig.savefig(os.path.join(out, "score_matrix.png"), dpi=100, bbox_inches="tight")

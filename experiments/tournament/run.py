@@ -19,19 +19,44 @@ from experiments.common.errors import ExperimentError
 from experiments.common.runner import RunnerOptions, Task
 from experiments.tournament import play
 from experiments.tournament.report import Summary
-from experiments.tournament.schedule import SCHEDULES, build_tasks, pairings
+from experiments.tournament.schedule import (
+    DEFAULT_SEATING,
+    SCHEDULES,
+    SEATINGS,
+    build_tasks,
+    matches,
+    seatings,
+)
 
 RECORDS_FILE = "games.jsonl"
 DEFAULT_GAME_TIMEOUT = 600.0
 
 
-def check_players(game: pyspiel.Game, game_string: str) -> None:
-    """The tournament pairs bots in one- and two-player games only."""
-    if game.num_players() not in (1, 2):
+def check_schedule(config: dict, num_players: int) -> dict:
+    """The configuration with its seating resolved; raises ExperimentError if it cannot run.
+
+    Games of three or more players record their seating in the configuration
+    (rotations unless given), and play whole deals: games_per_pair must be a
+    multiple of the seatings per deal. One- and two-player configurations are
+    kept as they are, so their folders and hashes do not change.
+    """
+    seating = config.get("seating", DEFAULT_SEATING)
+    if seating not in SEATINGS:
+        raise ExperimentError(f"unknown seating {seating!r}; accepted: {', '.join(SEATINGS)}")
+    config = dict(config, num_players=num_players)
+    if num_players <= 2:
+        return config
+    config["seating"] = seating
+    per_deal = len(seatings(num_players, seating))
+    if config["games_per_pair"] % per_deal:
+        lower = config["games_per_pair"] // per_deal * per_deal
+        options = " or ".join(str(g) for g in (lower, lower + per_deal) if g > 0)
         raise ExperimentError(
-            f"game {game_string!r} has {game.num_players()} players; "
-            "the tournament plays one- and two-player games"
+            f"--games_per_pair={config['games_per_pair']}: a {num_players}-player match plays "
+            f"whole deals of {per_deal} games (one per seating, {seating}), so give a multiple "
+            f"of {per_deal}, e.g. {options}"
         )
+    return config
 
 
 def validate_bots(specs: Sequence[str], game: pyspiel.Game) -> list[bool]:
@@ -40,6 +65,11 @@ def validate_bots(specs: Sequence[str], game: pyspiel.Game) -> list[bool]:
         raise ExperimentError("no --bot given")
     if game.num_players() == 2 and len(specs) < 2:
         raise ExperimentError("a two-player tournament needs at least two --bot flags")
+    if game.num_players() > 2 and len(specs) < game.num_players():
+        raise ExperimentError(
+            f"a {game.num_players()}-player tournament needs at least {game.num_players()} "
+            f"--bot flags, got {len(specs)}; give a --bot again to seat that bot more than once"
+        )
     rewards = game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
     takes_seed = []
     for spec in specs:
@@ -94,7 +124,8 @@ def run_tournament(
 ) -> Summary:
     """Plays what is missing in `out`, then writes and returns the summary.
 
-    `config`: game, bots, schedule, games_per_pair, seed, max_moves (as the flags).
+    `config`: game, bots, schedule, games_per_pair, seed, max_moves and, optionally,
+    seating (as the flags).
     `options`: workers, executor, retries, task_timeout (the game timeout); the
     default plays in this process with a timeout of DEFAULT_GAME_TIMEOUT.
     `limit`: play and summarise only the first `limit` games of the schedule (an
@@ -110,9 +141,8 @@ def run_tournament(
             f"unknown schedule {config.get('schedule')!r}; accepted: {', '.join(SCHEDULES)}"
         )
     game = games.load_game(config["game"])
-    check_players(game, config["game"])
+    config = check_schedule(config, game.num_players())
     takes_seed = validate_bots(config["bots"], game)
-    config = dict(config, num_players=game.num_players())
     game_tasks = build_tasks(
         config["game"],
         config["bots"],
@@ -122,6 +152,7 @@ def run_tournament(
         config["seed"],
         config["max_moves"],
         takes_seed,
+        config.get("seating", DEFAULT_SEATING),
     )
     if limit is not None:
         game_tasks = game_tasks[: max(0, limit)]
@@ -160,7 +191,7 @@ def run_tournament(
     pairs = (
         [(b,) for b in range(len(config["bots"]))]
         if game.num_players() == 1
-        else pairings(len(config["bots"]), config["schedule"])
+        else matches(len(config["bots"]), game.num_players(), config["schedule"])
     )
     summary = Summary(config, records, pairs, bootstrap=bootstrap)
     try:

@@ -2,6 +2,8 @@
 
 Only games without an error count. A game cut off at --max_moves counts with
 the returns it had at the cut (for pig and most OpenSpiel games: 0 each, a draw).
+Games of more than two players: per bot a win rate (seats tied at the highest
+return split the win) and a mean return, each with an interval over deals.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
+
+from bots.arithmetic import ordered_sum
 
 Z95 = 1.959963984540054
 
@@ -256,3 +260,189 @@ def score_matrix(records: Sequence[dict], n_bots: int) -> np.ndarray:
                 if st["games"]:
                     m[i, j] = st["score"]
     return m
+
+
+# ---- more than two players -------------------------------------------------------------
+
+
+def win_shares(returns: Sequence[float]) -> list[float]:
+    """Each seat's share of the win: the k seats tied at the highest return get 1/k each."""
+    best = max(returns)
+    leaders = sum(1 for r in returns if r == best)
+    return [1.0 / leaders if r == best else 0.0 for r in returns]
+
+
+def _t_central(t: float, df: int) -> float:
+    """P(|T| < t) for Student's t with df degrees of freedom (Abramowitz and Stegun 26.7.3-4)."""
+    theta = math.atan(t / math.sqrt(df))
+    cos2 = math.cos(theta) ** 2
+    if df % 2 == 0:  # sin(theta) (1 + 1/2 cos^2 + 1*3/(2*4) cos^4 + ...), df/2 terms
+        term = series = 1.0
+        for j in range(df // 2 - 1):
+            term *= cos2 * (2 * j + 1) / (2 * j + 2)
+            series += term
+        return math.sin(theta) * series
+    if df == 1:
+        return 2 * theta / math.pi
+    term = series = math.cos(theta)  # cos + 2/3 cos^3 + 2*4/(3*5) cos^5 + ..., (df-1)/2 terms
+    for j in range(1, (df - 1) // 2):
+        term *= cos2 * (2 * j) / (2 * j + 1)
+        series += term
+    return 2 / math.pi * (theta + math.sin(theta) * series)
+
+
+def t_quantile(df: int, level: float = 0.95) -> float:
+    """The t with P(|T| < t) = level for Student's t with df degrees of freedom (bisection)."""
+    if df < 1 or not 0 < level < 1:
+        raise ValueError(f"need df >= 1 and 0 < level < 1, got df={df}, level={level}")
+    lo, hi = 0.0, 1.0
+    while _t_central(hi, df) < level:
+        lo, hi = hi, 2 * hi
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if _t_central(mid, df) < level:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def deal_interval(
+    values: Sequence[float], bounds: tuple[float, float] | None = None, level: float = 0.95
+) -> tuple[float, float]:
+    """Student's t interval of the mean over deals, one value per deal.
+
+    The seatings of a deal share their dice, so they are one observation, as a
+    game pair is for two players. `bounds` (a win rate's 0 and 1): one
+    pseudo-deal at each bound is added, as `pair_interval` adds pseudo-pairs, so
+    that deals which all agree do not give a zero-width interval; the interval
+    is clipped to the bounds. Below MIN_PAIRS deals: (nan, nan).
+    """
+    if len(values) < MIN_PAIRS:
+        return (math.nan, math.nan)
+    data = [float(v) for v in values] + (list(bounds) if bounds is not None else [])
+    n = len(data)
+    mean = ordered_sum(data) / n
+    variance = ordered_sum((v - mean) ** 2 for v in data) / (n - 1)
+    half = t_quantile(n - 1, level) * math.sqrt(variance / n)
+    if bounds is None:
+        return (mean - half, mean + half)
+    return (max(bounds[0], mean - half), min(bounds[1], mean + half))
+
+
+def player_stats(records: Sequence[dict], bot: int, deal_size: int) -> dict[str, Any]:
+    """Win rate and mean return of `bot` over every game it played, with their intervals.
+
+    `deal_size`: games per deal (its seatings); only complete deals enter the
+    deal intervals, as only complete pairs enter the pentanomial.
+    """
+    mine = [r for r in records if bot in r["bot_index"]]
+    good = valid(mine)
+    n_seats = max((len(r["bot_index"]) for r in mine), default=0)
+    shares: list[float] = []
+    returns: list[float] = []
+    by_seat: dict[int, list[float]] = defaultdict(list)
+    deals: dict[tuple, list[tuple[float, float]]] = defaultdict(list)
+    for r in good:
+        seat = r["bot_index"].index(bot)
+        share = win_shares(r["returns"])[seat]
+        shares.append(share)
+        returns.append(float(r["returns"][seat]))
+        by_seat[seat].append(share)
+        deals[tuple(r["pairing"]), r["deal"]].append((share, returns[-1]))
+    complete = [games for games in deals.values() if len(games) == deal_size]
+    deal_rates = [ordered_sum(s for s, _ in games) / deal_size for games in complete]
+    deal_returns = [ordered_sum(v for _, v in games) / deal_size for games in complete]
+    n = len(shares)
+    wins = ordered_sum(shares)
+    lo, hi = wilson_interval(wins, n)
+    deal_lo, deal_hi = deal_interval(deal_rates, bounds=(0.0, 1.0))
+    return_lo, return_hi = deal_interval(deal_returns)
+    return {
+        "bot": bot,
+        "games": n,
+        "wins": wins,
+        "win_rate": wins / n if n else math.nan,
+        "win_lo": lo,
+        "win_hi": hi,
+        "deals": len(complete),
+        "deal_win_lo": deal_lo,
+        "deal_win_hi": deal_hi,
+        "mean_return": ordered_sum(returns) / n if n else math.nan,
+        "return_lo": return_lo,
+        "return_hi": return_hi,
+        "seat_games": [len(by_seat[k]) for k in range(n_seats)],
+        "seat_win_rate": [
+            ordered_sum(by_seat[k]) / len(by_seat[k]) if by_seat[k] else math.nan
+            for k in range(n_seats)
+        ],
+        "errors": sum(1 for r in mine if r.get("error") is not None),
+        "cut_offs": sum(1 for r in good if r.get("cut_off")),
+    }
+
+
+def deal_differences(records: Sequence[dict], a: int, b: int, deal_size: int) -> list[float]:
+    """Per complete deal that bots a and b played together: a's win rate minus b's."""
+    deals: dict[tuple, list[float]] = defaultdict(list)
+    for r in valid(records):
+        seats = r["bot_index"]
+        if a in seats and b in seats:
+            shares = win_shares(r["returns"])
+            deals[tuple(r["pairing"]), r["deal"]].append(
+                shares[seats.index(a)] - shares[seats.index(b)]
+            )
+    return [ordered_sum(d) / deal_size for d in deals.values() if len(d) == deal_size]
+
+
+def difference_stats(records: Sequence[dict], a: int, b: int, deal_size: int) -> dict[str, Any]:
+    """Bot a's lead in win rate over bot b at the same tables: mean over deals, t interval.
+
+    The comparison a study is sized for (`sizing.deals_needed`); deals that both
+    bots played, so the dice and the other bots at the table are the same for both.
+    """
+    diffs = deal_differences(records, a, b, deal_size)
+    lo, hi = deal_interval(diffs)
+    return {
+        "bot": a,
+        "opponent": b,
+        "deals": len(diffs),
+        "difference": ordered_sum(diffs) / len(diffs) if diffs else math.nan,
+        "difference_lo": lo,
+        "difference_hi": hi,
+    }
+
+
+def seat_stats(records: Sequence[dict], n_seats: int) -> list[dict[str, Any]]:
+    """Per seat, whoever sat there: games, win rate and mean return (the seat's advantage)."""
+    good = valid(records)
+    rows = []
+    for seat in range(n_seats):
+        shares = [win_shares(r["returns"])[seat] for r in good]
+        returns = [float(r["returns"][seat]) for r in good]
+        n = len(shares)
+        rows.append(
+            {
+                "seat": seat,
+                "games": n,
+                "win_rate": ordered_sum(shares) / n if n else math.nan,
+                "mean_return": ordered_sum(returns) / n if n else math.nan,
+            }
+        )
+    return rows
+
+
+def ahead_matrix(records: Sequence[dict], n_bots: int) -> np.ndarray:
+    """m[i, j] = share of the games bots i and j played together that i ended ahead of j.
+
+    Ahead: a higher return; an equal return counts a half. NaN where they never met.
+    """
+    score = np.zeros((n_bots, n_bots))
+    games = np.zeros((n_bots, n_bots))
+    for r in valid(records):
+        for seat_i, i in enumerate(r["bot_index"]):
+            for seat_j, j in enumerate(r["bot_index"]):
+                if i != j:
+                    a, b = r["returns"][seat_i], r["returns"][seat_j]
+                    score[i, j] += 1.0 if a > b else 0.5 if a == b else 0.0
+                    games[i, j] += 1
+    return np.where(games > 0, score / np.maximum(games, 1), np.nan)

@@ -1,0 +1,121 @@
+"""The N-player studies of issue 72, sized in advance: one tournament configuration each.
+
+Each study seats paranoid star2, max^n star2, the fair MCTS and random at
+TIME_LIMIT seconds per move, and is sized (`sizing.deals_needed`) so that
+paranoid and max^n star2, the closest question, are told apart when their win
+rates differ by `difference` (80% power, two-sided 5%). Their mean win rate is
+taken as 1/(N-1), as if random never won: that sizes larger than 1/N.
+Run one with `python -m experiments.tournament --preset=NAME` (docs/guide/tournaments.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+from experiments.tournament import sizing
+from experiments.tournament.schedule import matches, seatings
+
+TIME_LIMIT = 0.1
+PARANOID = f"star2(multiplayer=paranoid,time_limit={TIME_LIMIT:g})"
+MAXN = f"star2(multiplayer=maxn,time_limit={TIME_LIMIT:g})"
+FAIR_MCTS = f"mcts(evaluator=heuristic,time_limit={TIME_LIMIT:g})"
+BOTS = (PARANOID, MAXN, FAIR_MCTS, "random")
+
+
+@dataclasses.dataclass(frozen=True)
+class Preset:
+    name: str
+    game: str
+    players: int
+    seating: str
+    difference: float  # win-rate difference of bots 0 and 1 detected with 80% power
+    max_moves: int
+    seconds_per_game: float  # wall seconds per game on one worker, from a pilot (the docs)
+    why: str
+    schedule: str = "round_robin"
+    bots: tuple[str, ...] = BOTS
+
+    @property
+    def deal_size(self) -> int:
+        return len(seatings(self.players, self.seating))
+
+    @property
+    def meetings(self) -> int:
+        """Matches of the schedule at which bots 0 and 1 both sit."""
+        tables = matches(len(self.bots), self.players, self.schedule)
+        return sum(1 for m in tables if 0 in m and 1 in m)
+
+    @property
+    def deals(self) -> int:
+        """Deals per match: the deals needed, spread over the matches with bots 0 and 1."""
+        needed = sizing.deals_needed(
+            self.difference, self.players, self.deal_size, base=1 / (self.players - 1)
+        )
+        return math.ceil(needed / self.meetings)
+
+    @property
+    def games(self) -> int:
+        return (
+            self.deals * self.deal_size * len(matches(len(self.bots), self.players, self.schedule))
+        )
+
+    @property
+    def worker_hours(self) -> float:
+        """Estimated hours on one worker; the bots' clock is wall time, so N workers on N
+        idle cores take 1/N of it."""
+        return self.games * self.seconds_per_game / 3600
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "program": "experiments.tournament",
+            "game": self.game,
+            "bots": list(self.bots),
+            "schedule": self.schedule,
+            "games_per_pair": self.deals * self.deal_size,
+            "seed": 0,
+            "max_moves": self.max_moves,
+            "seating": self.seating,
+        }
+
+    def describe(self) -> str:
+        return (
+            f"{self.name}: {self.game}, {self.games} games ({self.deals} deals of "
+            f"{self.deal_size} per match), detects a win-rate difference of "
+            f"{self.difference:g} between bots 0 and 1; about {self.worker_hours:.1f} hours "
+            f"on one worker ({self.worker_hours / 2:.1f} with --workers=2). " + self.why
+        )
+
+
+PRESETS = {
+    p.name: p
+    for p in (
+        Preset(
+            "maedn4",
+            "maedn(players=4)",
+            4,
+            "permutations",
+            0.1,
+            4000,
+            47.0,
+            "All 24 seatings: in maedn who moves behind whom decides who can hit whom.",
+        ),
+        Preset(
+            "pig3",
+            "pig(players=3)",
+            3,
+            "rotations",
+            0.1,
+            2000,
+            42.0,
+            "Rotations: pig's players only race, so the seat, not the neighbour, matters.",
+        ),
+    )
+}
+
+
+def preset(name: str) -> Preset:
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r}; accepted: {', '.join(PRESETS)}")
+    return PRESETS[name]
