@@ -351,6 +351,12 @@ def _model(entry: Any, path: str) -> tuple[int, int, ProbCutModel]:
     return depth, reduction, ProbCutModel(a=a, b=b, sigma=sigma, mover=mover_model)
 
 
+def never_prunes(reduction: int | None, t: float) -> ProbCutSettings:
+    """Settings whose one model has infinite sigma: ChanceProbCut then searches as star2,
+    node for node (a game with nothing to sample, or max^n, which reads no model)."""
+    return ProbCutSettings(reduction or 1, t, {1: ProbCutModel(1.0, 0.0, math.inf)})
+
+
 def probcut_settings(
     game: pyspiel.Game,
     reduction: int | None,
@@ -369,7 +375,7 @@ def probcut_settings(
     """
     path, data = find_calibration(game, path, evaluator)
     if not data["models"] and data.get("self_calibration"):
-        return ProbCutSettings(reduction or 1, t, {1: ProbCutModel(1.0, 0.0, math.inf)})
+        return never_prunes(reduction, t)
     if reduction is None:
         available = sorted(
             {int(e.get("reduction", 0)) for e in data["models"] if isinstance(e, dict)} - {0}

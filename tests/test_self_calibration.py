@@ -243,3 +243,20 @@ def test_concurrent_workers_fit_once_and_share_the_file(tmp_path):
     [written] = folder.glob("auto-*.json")
     assert json.loads(written.read_text())["models"]
     assert not list(folder.glob(".tmp-*"))
+
+
+def test_max_n_reads_no_calibration_and_fits_none(cache, fits, monkeypatch):
+    """max^n makes no cut at chance nodes: chanceprobcut(multiplayer=maxn) needs no model,
+    so it builds with self-calibration off, fits nothing and searches as star2 does."""
+    monkeypatch.setenv(calibration.SELF_CALIBRATION_ENV, "off")
+    game = pyspiel.load_game("pig(players=3,winscore=12)")
+    state = game.new_initial_state()
+    found = []
+    for name in ("chanceprobcut", "star2"):
+        bot = make_bot(f"{name}(max_depth=3,multiplayer=maxn)", game, 0, evaluator="zero")
+        bot.step(state)
+        found.append((bot.last_search["values"], bot.last_search["nodes"]))
+    assert fits == [] and not cache.exists()
+    assert found[0] == found[1]
+    with pytest.raises(ValueError, match="self-calibration is off"):
+        make_bot("chanceprobcut(max_depth=3)", game, 0)  # paranoid cuts at chance nodes
