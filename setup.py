@@ -220,6 +220,8 @@ class OptionalBuildExt(build_ext):
 NATIVE = Extension(
     "bots._native",
     sources=[p.relative_to(ROOT).as_posix() for p in native_sources() if p.suffix == ".cc"],
+    # The headers too, so that `setup.py build_ext --inplace` rebuilds after a .h changes.
+    depends=[p.relative_to(ROOT).as_posix() for p in native_sources() if p.suffix == ".h"],
     language="c++",
     extra_compile_args=[
         "-std=c++20",

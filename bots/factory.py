@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from bots.calibration import probcut_settings
+from bots.calibration import never_prunes, probcut_settings
 from bots.mcts import make_mcts_bot
 from bots.native_search import make_searcher
 from bots.options import BOT_NAMES as BOT_NAMES  # re-exported: bots.BOT_NAMES
@@ -100,9 +100,16 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         # MCMS: Star2 on sampled chance nodes; ``seed`` (default 0) fixes the draws.
         algorithm = "star2"
         settings["seed"] = 0 if seed is None else seed
-    if name == "chanceprobcut":
+    if name == "chanceprobcut" and settings.get("multiplayer") == "maxn":
+        # max^n makes no cut at chance nodes (docs/guide/multiplayer.md): nothing to fit.
+        settings["probcut"] = never_prunes(params.get("R"), params.get("t", DEFAULT_T))
+    elif name == "chanceprobcut":
         settings["probcut"] = probcut_settings(
-            game, params.get("R"), params.get("t", DEFAULT_T), params.get("calibration")
+            game,
+            params.get("R"),
+            params.get("t", DEFAULT_T),
+            params.get("calibration"),
+            evaluator=params.get("evaluator"),
         )
     options = SearchOptions.create(algorithm, **settings)
     searcher = make_searcher(params.get("engine", "auto"), game, player_id, options)

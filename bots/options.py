@@ -518,7 +518,7 @@ BOT_SETTINGS: tuple[Setting, ...] = (
         ("chanceprobcut",),
         "calibration",
         accepts_text="a path, or none",
-        default_text="the committed file",
+        default_text="yours, the committed one, else a self-calibration",
     ),
     Setting(
         "uct_c",

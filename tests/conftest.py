@@ -20,7 +20,17 @@ import os
 import pytest
 from engines import ENGINE_NAMES, skip_unless_runs
 
-from bots import calibration, native_engine
+from bots import calibration, calibration_fit, native_engine
+
+# Self-calibrations in tests: seconds, not the default plan's minute.
+TINY_PLAN = calibration_fit.QuickPlan(
+    positions=4,
+    max_outcomes=3,
+    max_depth=3,
+    node_budget=20_000,
+    python_node_budget=5_000,
+    min_children=4,
+)
 
 OPT_OUT = "STARSPIEL_ENGINE=python"
 
@@ -70,8 +80,10 @@ def engine(request: pytest.FixtureRequest) -> str:
 @pytest.fixture(autouse=True, scope="session")
 def no_user_calibrations(tmp_path_factory: pytest.TempPathFactory):
     """Bots in tests read the committed calibrations, never the ones this machine's user
-    installed (bots/calibration.py looks in the user's folder first)."""
+    installed (bots/calibration.py looks in the user's folder first); a game without one
+    calibrates itself with a tiny plan into this session's folder."""
     empty = str(tmp_path_factory.mktemp("user_calibrations"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(calibration, "user_calibration_dir", lambda: empty)
+        patch.setattr(calibration_fit, "QUICK_PLAN", TINY_PLAN)
         yield empty

@@ -337,27 +337,27 @@ def test_midpoint_fallback():
 
 
 def test_fallback_when_heuristic_rejects_parameters():
-    game = pyspiel.load_game("pig", {"players": 3})
+    game = pyspiel.load_game("yacht", {"num_dice": 4})
     with pytest.warns(ev.EvaluatorFallbackWarning) as caught:
         assert isinstance(ev.default_evaluator(game), ev.MidpointEvaluator)
     # The warning names the game, the heuristic, its reason and the replacement.
     (message,) = [str(w.message) for w in caught]
-    for words in ("pig(players=3)", "PigEvaluator", "supports 2 players, got 3", "midpoint"):
+    for words in ("yacht(num_dice=4)", "YachtEvaluator", "supports 5 six-sided dice", "midpoint"):
         assert words in message
-    with pytest.raises(ValueError, match="2 players"):
-        ev.make_evaluator("pig", game)
+    with pytest.raises(ValueError, match="5 six-sided dice"):
+        ev.make_evaluator("yacht", game)
 
 
 def test_fallback_warns_once_per_game_under_the_default_filter():
-    three, four = pyspiel.load_game("pig(players=3)"), pyspiel.load_game("pig(players=4)")
+    four, sides = pyspiel.load_game("yacht(num_dice=4)"), pyspiel.load_game("yacht(dice_sides=4)")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
         for _ in range(3):
-            for game in (three, four):
+            for game in (four, sides):
                 ev.make_evaluator(None, game)
     assert sorted(str(w.message).split(":")[0] for w in caught) == [
-        "pig(players=3)",
-        "pig(players=4)",
+        "yacht(dice_sides=4)",
+        "yacht(num_dice=4)",
     ]
 
 

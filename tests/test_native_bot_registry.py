@@ -113,10 +113,6 @@ def game_named(name: str) -> pyspiel.Game:
 @pytest.mark.parametrize(("game_name", "params"), GAMES)
 def test_whole_games_through_cpp_evaluate_bots(name, game_name, params):
     game = game_named(game_name)
-    if name == "chanceprobcut" and game_name in ("python_dice", "catch"):
-        with pytest.raises(pyspiel.SpielError, match="no ChanceProbCut calibration"):
-            load(name, game, 0, params)  # none committed for these: make_bot refuses too
-        return
     for registry_player in range(game.num_players()):
         players = [
             load(name, game, p, params)
@@ -267,7 +263,6 @@ def test_bad_parameters_are_make_bots_errors(name, params):
     [
         ("star2", "kuhn_poker", 0, "imperfect information"),
         ("expectiminimax", "pig", 2, "player_id must be in 0..1"),
-        ("chanceprobcut", "catch", 0, "no ChanceProbCut calibration for game 'catch"),
         ("mcts", "2048", 0, "intermediate rewards"),
     ],
 )

@@ -4,7 +4,6 @@ legal play on every game in scope, and the calibration tool end to end (tiny set
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import numpy as np
@@ -16,7 +15,6 @@ from bots import make_bot
 from bots.calibration import (
     calibration_filename,
     canonical_game_string,
-    default_calibration_path,
     probcut_settings,
     save_calibration,
 )
@@ -123,8 +121,7 @@ def test_calibration_file_name_ignores_spelling():
 
 def test_missing_calibration_names_the_command(tmp_path):
     game = pyspiel.load_game("pig(winscore=37)")
-    with pytest.raises(ValueError, match=COMMAND):
-        make_bot("chanceprobcut(max_depth=2)", game, 0)
+    # A file the bot is given must exist: no self-calibration replaces it.
     with pytest.raises(ValueError, match=COMMAND):
         make_bot("chanceprobcut(max_depth=2)", game, 0, calibration=str(tmp_path / "absent.json"))
 
@@ -192,27 +189,27 @@ def test_small_t_cuts(tmp_path, engine):
 
 SCOPE = [
     "backgammon",
+    "backgammon(hyper_backgammon=true)",
     "pig",
     "einstein_wurfelt_nicht",
     "2048",
+    "2048(max_tile=256)",
     "yacht",
     "maedn(players=2)",
     "catch",
     "banqi",
     "dice",
+    "dice(n=4,k=3)",
+    "chance_tic_tac_toe",
 ]
 
 
 @pytest.mark.parametrize("game_string", SCOPE)
 def test_plays_legal_moves_everywhere(tmp_path, game_string, engine):
+    # Where no calibration is committed, the bot calibrates itself (conftest: a tiny plan).
     game = pyspiel.load_game(game_string)
-    extra = {}
-    if not os.path.exists(default_calibration_path(game)):
-        extra["calibration"] = synthetic_calibration(tmp_path / "cal.json", game)
     bots = [
-        make_bot(
-            "chanceprobcut(max_depth=3,time_limit=0.1)", game, p, seed=p, engine=engine, **extra
-        )
+        make_bot("chanceprobcut(max_depth=3,time_limit=0.1)", game, p, seed=p, engine=engine)
         for p in range(game.num_players())
     ]
     rng = random.Random(0)

@@ -22,7 +22,9 @@ engine also uses these optional members when an evaluator has them:
 uniform prior, terminal handling and `player_value` from one `_value(state)`.
 
 Value conventions: two-player zero-sum games return `(v, -v)` with v strictly
-inside the game's utility range for non-terminal states; terminal states
+inside the game's utility range for non-terminal states; games with more
+players return one value per player, each within the bounds, summing to the
+game's utility sum (max^n's shallow pruning relies on it); terminal states
 return `state.returns()` unchanged. One-player games return a 1-vector; in
 2048 (rewards game) it is the TOTAL return: `state.returns()[0]` (score so
 far) plus an estimate of the future score.
@@ -86,7 +88,8 @@ class Evaluator(os_mcts.Evaluator):
 
     Subclasses for two-player zero-sum games implement `_value(state)` (the
     value for player 0 of a non-terminal state); one-player subclasses do the
-    same for their single player. Anything else overrides `evaluate`.
+    same for their single player; for more than two players `_values(state)`
+    returns the whole vector. Anything else overrides `evaluate`.
     """
 
     bounds: tuple[float, float]
@@ -105,10 +108,18 @@ class Evaluator(os_mcts.Evaluator):
             f"(player 0's value) or override evaluate()"
         )
 
+    def _values(self, state: pyspiel.State) -> list[float]:
+        raise NotImplementedError(
+            f"{type(self).__name__} must implement _values(state) (one value per player) "
+            f"for {self.num_players} players, or override evaluate()"
+        )
+
     def evaluate(self, state: pyspiel.State) -> np.ndarray:
         """Per-player values; terminal states return `state.returns()`."""
         if state.is_terminal():
             return np.array(state.returns(), dtype=float)
+        if self.num_players > 2:
+            return np.array(self._values(state))
         v = self._value(state)
         if self.num_players == 1:
             return np.array((v,))
@@ -121,6 +132,8 @@ class Evaluator(os_mcts.Evaluator):
         """
         if state.is_terminal():
             return state.returns()[player]
+        if self.num_players > 2:
+            return self._values(state)[player]
         v = self._value(state)
         return -v if player == 1 else v
 

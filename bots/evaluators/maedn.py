@@ -1,4 +1,4 @@
-"""Mensch aergere Dich nicht (2 players) heuristic: race progress minus pieces at risk."""
+"""Mensch aergere Dich nicht (2-4 players) heuristic: race progress minus pieces at risk."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import math
 import pyspiel
 
 from bots.evaluators.api import SHRINK, Evaluator, check_game_name
+from bots.evaluators.multiplayer import pairwise_win_values
 from bots.evaluators.registry import register_evaluator
 
 
@@ -21,8 +22,17 @@ class MaednEvaluator(Evaluator):
     fields behind it can be thrown out next turn: 1/6 of its progress is
     counted as lost. With r the remaining distance of each side,
     x = (r1 - r0) / 3.5 turns and v = SHRINK * tanh(x / (0.8 * sqrt((r0 + r1)
-    / 3.5) + 1)). Two players (either seating). Two-player returns are +-1,
-    so bounds are (-1, 1), tighter than the game's +-3.
+    / 3.5) + 1)). Two players (either seating): returns are +-1, so bounds
+    are (-1, 1), tighter than the game's +-3.
+
+    Three or four players: a piece is at risk if a piece of any other player
+    stands 1..6 fields behind it. Every pair (i, j) is rated by the same
+    two-player race on r_i and r_j (between two turns of one player every
+    other one moves once, so the race in turns is unchanged), and
+    `multiplayer.pairwise_win_values` turns the races into win chances p_i and
+    values N * p_i - 1, the expected return (a win is N - 1, a loss -1).
+    Cost: one str(state), N remaining distances, N(N - 1)/2 tanh. Bounds
+    (-1, N - 1), the returns' range.
     """
 
     # (x, y) of the 40 track fields then the 16 goal fields in the string.
@@ -91,13 +101,14 @@ class MaednEvaluator(Evaluator):
 
     def __init__(self, game: pyspiel.Game):
         check_game_name(game, "maedn", "MaednEvaluator")
-        if game.num_players() != 2:
-            raise ValueError(f"MaednEvaluator supports 2 players, got {game.num_players()}")
-        super().__init__(game, bounds=(-1.0, 1.0))
-        opposite = bool(game.get_parameters().get("twoPlayersOpposite", True))
+        n = game.num_players()
+        # A winner's return is n - 1, a loser's -1.
+        super().__init__(game, bounds=(-1.0, float(n - 1)))
+        # twoPlayersOpposite seats player 1 opposite player 0; only with two players.
+        opposite = n == 2 and bool(game.get_parameters().get("twoPlayersOpposite", True))
         # Per player: string index -> (relative field, absolute track field or -1).
         self._fields = []
-        for player in (0, 1):
+        for player in range(n):
             position = 2 if (player == 1 and opposite) else player
             table = {}
             for rel in range(44):
@@ -134,10 +145,24 @@ class MaednEvaluator(Evaluator):
         s = str(state)
         p0 = self._pieces(s, "1", self._fields[0])
         p1 = self._pieces(s, "2", self._fields[1])
-        r0 = self._remaining(p0, p1)
-        r1 = self._remaining(p1, p0)
+        return self._race(self._remaining(p0, p1), self._remaining(p1, p0))
+
+    @staticmethod
+    def _race(r0: float, r1: float) -> float:
+        """The two-player value of the side with r0 to go against the side with r1."""
         x = (r1 - r0) / 3.5
         return SHRINK * math.tanh(x / (0.8 * math.sqrt((r0 + r1) / 3.5) + 1.0))
+
+    def _values(self, state) -> list[float]:
+        n = self.num_players
+        s = str(state)
+        pieces = [self._pieces(s, str(p + 1), self._fields[p]) for p in range(n)]
+        remaining = [
+            self._remaining(pieces[p], [x for q in range(n) if q != p for x in pieces[q]])
+            for p in range(n)
+        ]
+        pairs = [self._race(remaining[i], remaining[j]) for i in range(n) for j in range(i + 1, n)]
+        return pairwise_win_values(pairs, n, 1)
 
 
 register_evaluator("maedn", MaednEvaluator)

@@ -1,4 +1,4 @@
-"""Pig heuristic: a static win probability per score pair, best play within the turn."""
+"""Pig heuristic: a static win probability per score pair, best play within the turn; any player count."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pyspiel
 
 from bots.arithmetic import ordered_sum
 from bots.evaluators.api import SHRINK, Evaluator, check_game_name
+from bots.evaluators.multiplayer import pairwise_win_values
 from bots.evaluators.registry import register_evaluator
 
 
@@ -46,16 +47,26 @@ class PigEvaluator(Evaluator):
     V(t) = max(hold(t), roll(t)), tabulated for every score pair (a, b) once
     per process and game. Decision nodes are worth V(t), chance nodes (rolling) roll(t):
     the turn total is at risk, so a shallow search still holds sensibly.
-    Two players only. Bounds: (min_utility, max_utility) = (-1, 1).
+    Bounds: (min_utility, max_utility) = (-1, 1).
+
+    More players (OpenSpiel's pig takes 2 to 10): between two turns of one player every
+    other player moves once, so any two players run the same alternating race as in the
+    two-player game, and the tables above rate it. The turn player c against each j: c's
+    turn tables (mine, theirs) = (c, j), V(t) or roll(t); two others i and j: F of the one
+    who comes first after c. `multiplayer.pairwise_win_values` turns these races into win
+    chances p_i and values (N * p_i - 1) / (N - 1), the expected return (a win is +1, a loss
+    -1/(N - 1)). Each race picks its own best hold/roll, a mild optimism for the turn player.
+    Cost: N - 1 turn-table and (N - 1)(N - 2)/2 F lookups per leaf, no new tables. Bounds
+    (-1/(N - 1), 1), the returns' range.
     """
 
     native_name = "pig"  # its C++ twin in bots/native/evaluators/
 
     def __init__(self, game: pyspiel.Game):
         check_game_name(game, "pig", "PigEvaluator")
-        if game.num_players() != 2:
-            raise ValueError(f"PigEvaluator supports 2 players, got {game.num_players()}")
-        super().__init__(game)
+        n = game.num_players()
+        # A loser's return is -1/(n - 1) (-1 at two players: the game's range).
+        super().__init__(game, bounds=(-1.0 / (n - 1), 1.0))
         params = game.get_parameters()
         w = self.win_score = int(params.get("winscore", 100))
         dice = int(params.get("diceoutcomes", 6))
@@ -162,6 +173,40 @@ class PigEvaluator(Evaluator):
         table = turn[1] if len(tok) > 9 else turn[0]  # "(rolling)": chance node
         v = table[min(t, len(table) - 1)]
         return -v if tp else v
+
+    def _values(self, state) -> list[float]:
+        n = self.num_players
+        tok = str(state).split()
+        # ['Scores:', s_0, ..., 's_{n-1},', 'Turn', 'total:', t, 'Current', 'player:', c, ...]
+        scores = [int(x) for x in tok[1:n]]
+        scores.append(int(tok[n][:-1]))
+        t = int(tok[n + 3])
+        c = int(tok[n + 6])
+        rolling = len(tok) > n + 7  # "(rolling)": chance node
+        mine = scores[c]
+        turn = [0.0] * n  # the turn player's race against each other player, as _value
+        for j in range(n):
+            if j != c:
+                tables = self._turns.get((mine, scores[j])) or self._turn(mine, scores[j])
+                table = tables[1] if rolling else tables[0]
+                turn[j] = table[min(t, len(table) - 1)]
+        w = self.win_score
+        static = self._static
+        clipped = [min(x, w) for x in scores]
+        pairs = []
+        for i in range(n):
+            row = static[clipped[i]]
+            for j in range(i + 1, n):
+                if i == c:
+                    v = turn[j]
+                elif j == c:
+                    v = -turn[i]
+                elif (i - c) % n < (j - c) % n:  # i moves first after c
+                    v = row[clipped[j]]
+                else:
+                    v = -static[clipped[j]][clipped[i]]
+                pairs.append(v)
+        return pairwise_win_values(pairs, n, n - 1)
 
 
 # (winscore, diceoutcomes, piglet) -> (points per turn, static values F, every

@@ -5,8 +5,10 @@
 
 Each sampled chance node is one task of the shared runner; its outcome children get
 exact Star2 values at every depth, the pairs (search(c, d - R), search(c, d)) that the
-engine's ChanceProbCut predicts from. How positions are drawn, why the fit is
-symmetrised and what the folder holds: docs/guide/chanceprobcut.md, "Calibration".
+engine's ChanceProbCut predicts from. The searches and the fit are
+bots/calibration_fit.py's, which the bot's self-calibration shares. How positions are
+drawn, why the fit is symmetrised and what the folder holds:
+docs/guide/chanceprobcut.md, "Calibration".
 """
 
 from __future__ import annotations
@@ -14,19 +16,23 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
 import re
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pyspiel
 
 from bots import calibration
+from bots.calibration_fit import (  # noqa: F401  (collect_pairs, fit_probcut_model: the API)
+    collect_pairs,
+    combinations,
+    fit_models,
+    fit_probcut_model,
+    measure_position,
+    symmetric,
+)
 from bots.factory import check_game_supported
-from bots.search import Searcher
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game
 from experiments.common.positions import sample_position
@@ -81,48 +87,7 @@ _define.bool("plots", True, "Write scatter.png (needs matplotlib).")
 flags.define_runner_flags(_define)
 
 
-# ----------------------------------------------------------------- fitting
-
-
-def fit_probcut_model(pairs: Sequence[tuple[float, float]]) -> dict[str, float]:
-    """Least-squares fit of v_deep = a * v_shallow + b + e, e ~ N(0, sigma^2).
-
-    ``pairs`` are (v_shallow, v_deep). Returns a, b, sigma (residual standard
-    deviation with n - 2 degrees of freedom), r2 and samples. If every shallow
-    value is the same the slope is unidentifiable: a = 0, b = mean(v_deep).
-    """
-    data = np.asarray(pairs, dtype=float)
-    if data.ndim != 2 or data.shape[1] != 2:
-        raise ValueError(f"pairs must be a sequence of (v_shallow, v_deep), got shape {data.shape}")
-    n = len(data)
-    if n < 3:
-        raise ValueError(
-            f"need at least 3 (v_shallow, v_deep) pairs to fit a, b and sigma, got {n}"
-        )
-    if not np.all(np.isfinite(data)):
-        raise ValueError("pairs contain non-finite values")
-    x, y = data[:, 0], data[:, 1]
-    x_mean, y_mean = x.mean(), y.mean()
-    sxx = float(np.sum((x - x_mean) ** 2))
-    if sxx > 1e-300:
-        a = float(np.sum((x - x_mean) * (y - y_mean)) / sxx)
-    else:
-        a = 0.0
-    b = float(y_mean - a * x_mean)
-    residuals = y - (a * x + b)
-    ssr = float(np.sum(residuals**2))
-    sst = float(np.sum((y - y_mean) ** 2))
-    sigma = float(np.sqrt(ssr / (n - 2)))
-    r2 = 1.0 - ssr / sst if sst > 1e-300 else (1.0 if ssr <= 1e-300 else 0.0)
-    return {"a": a, "b": b, "sigma": sigma, "r2": float(r2), "samples": int(n)}
-
-
 # ---------------------------------------------------------------- sampling
-
-
-def _outcome_rng(seed: int, index: int) -> random.Random:
-    digest = hashlib.sha256(f"{seed}:{index}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "little"))
 
 
 def parse_plies(text: str) -> tuple[int, int]:
@@ -150,107 +115,6 @@ def measure_task(payload: dict[str, Any]) -> dict[str, Any]:
         tt_size=payload["tt_size"],
         max_outcomes=payload["max_outcomes"],
     )
-
-
-def _history(state: pyspiel.State) -> list[int] | None:
-    try:
-        return [int(a) for a in state.history()]
-    except Exception:  # pylint: disable=broad-except
-        return None
-
-
-def measure_position(
-    game: pyspiel.Game,
-    state: pyspiel.State,
-    index: int,
-    *,
-    seed: int,
-    player: int,
-    depths: Sequence[int],
-    evaluator: Any,
-    tt_size: int,
-    max_outcomes: int,
-) -> dict[str, Any]:
-    """Exact Star2 values of the chance node's outcome children at every depth."""
-    outcomes = [(a, p) for a, p in state.chance_outcomes() if not state.child(a).is_terminal()]
-    if max_outcomes and len(outcomes) > max_outcomes:
-        outcomes = sorted(_outcome_rng(seed, index).sample(outcomes, max_outcomes))
-    searcher = Searcher(game, player, "star2", evaluator=evaluator, tt_size=tt_size)
-    children = []
-    start = time.perf_counter()
-    for action, prob in outcomes:
-        child = state.child(action)
-        values, nodes = {}, {}
-        for depth in sorted(depths):
-            searcher.reset_stats()
-            values[str(depth)] = float(searcher.search(child, depth)[0])
-            nodes[str(depth)] = searcher.nodes
-        children.append(
-            {
-                "outcome": int(action),
-                "prob": float(prob),
-                "mover": int(child.current_player()),
-                "values": values,
-                "nodes": nodes,
-            }
-        )
-    return {
-        "id": str(index),
-        "index": index,
-        "history": _history(state),
-        "state": str(state),
-        "children": children,
-        "time": time.perf_counter() - start,
-    }
-
-
-# ------------------------------------------------------------------ models
-
-
-def combinations(depths: Sequence[int], reductions: Sequence[int]) -> list[tuple[int, int]]:
-    """(d, R) pairs with d > R: the engine only probes when the shallow depth is >= 1."""
-    return [(d, r) for r in sorted(reductions) for d in sorted(depths) if d > r]
-
-
-def collect_pairs(
-    records: Sequence[dict], depth: int, reduction: int, *, player: int | None = None
-) -> list[tuple[float, float]]:
-    """(v_shallow, v_deep) of every child; with ``player``, from the mover's view instead."""
-    pairs = []
-    for record in records:
-        for child in record["children"]:
-            x = child["values"][str(depth - reduction)]
-            y = child["values"][str(depth)]
-            if player is not None:
-                if child["mover"] < 0:
-                    continue
-                if child["mover"] != player:
-                    x, y = -x, -y
-            pairs.append((x, y))
-    return pairs
-
-
-def fit_models(
-    records: Sequence[dict], combos: Sequence[tuple[int, int]], *, symmetrize: bool, player: int
-) -> dict[str, list[dict]]:
-    """The models the bot uses plus the diagnostic fits, one entry per (d, R)."""
-    models, raw, mover = [], [], []
-    for depth, reduction in combos:
-        pairs = collect_pairs(records, depth, reduction)
-        key = {"depth": depth, "reduction": reduction}
-        fitted = pairs + [(-x, -y) for x, y in pairs] if symmetrize else pairs
-        model = {**key, **fit_probcut_model(fitted)}
-        raw.append({**key, **fit_probcut_model(pairs)})
-        if symmetrize:
-            mover_pairs = collect_pairs(records, depth, reduction, player=player)
-            if len(mover_pairs) >= 3:
-                mover_fit = fit_probcut_model(mover_pairs)
-                mover.append({**key, **mover_fit})
-                # For an engine that predicts a*v + s*b with s = +1 when the searching
-                # player moves at the child and -1 otherwise (not read by bots/ today).
-                model["mover_relative"] = {k: mover_fit[k] for k in ("a", "b", "sigma", "r2")}
-        models.append(model)
-    return {"models": models, "unsymmetrized": raw, "mover_relative": mover}
 
 
 # ----------------------------------------------------------------- outputs
@@ -433,11 +297,7 @@ def run(
             f"shallow search d-R must be at least 1 ply"
         )
     needed = sorted({d for d, _ in combos} | {d - r for d, r in combos})
-    zero_sum = game.num_players() == 2 and game.get_type().utility in (
-        pyspiel.GameType.Utility.ZERO_SUM,
-        pyspiel.GameType.Utility.CONSTANT_SUM,
-    )
-    symmetrize = bool(symmetrize and zero_sum)
+    symmetrize = bool(symmetrize and symmetric(game))
     canonical = calibration.canonical_game_string(game)
     config = {
         "game": canonical,

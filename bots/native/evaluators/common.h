@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <typeinfo>
+#include <vector>
 
 #include "open_spiel/game_parameters.h"
 #include "open_spiel/spiel.h"
@@ -53,6 +54,30 @@ const T& StateAs(const open_spiel::State& state, const char* evaluator) {
     throw std::invalid_argument(std::string(evaluator) + ": the state is not a state of its game");
   }
   return static_cast<const T&>(state);
+}
+
+// bots.evaluators.multiplayer.pairwise_win_values: each player's expected
+// return from the two-player races `pairs` (v_ij for i < j, i-major), with
+// the same operations in the same order, so the same floats.
+inline std::vector<double> PairwiseWinValues(const std::vector<double>& pairs, int n,
+                                             double divisor) {
+  // Player m's product takes its factors in the order of the partners 0..n-1.
+  std::vector<double> strength(n, 1.0);
+  size_t k = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      const double v = pairs[k++];
+      strength[i] *= 0.5 + 0.5 * v;
+      strength[j] *= 0.5 - 0.5 * v;
+    }
+  }
+  double total = 0.0;  // ordered_sum: left to right from 0
+  for (int i = 0; i < n; ++i) total += strength[i];
+  std::vector<double> values(n);
+  for (int i = 0; i < n; ++i) {
+    values[i] = (static_cast<double>(n) * (strength[i] / total) - 1.0) / divisor;
+  }
+  return values;
 }
 
 // The Python base class's player_value for terminal states.

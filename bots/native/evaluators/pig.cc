@@ -5,7 +5,9 @@
 // a leaf value is one table lookup. This file recomputes those tables with
 // the same floating-point operations in the same order, so the leaf values
 // are bit-identical, and reads scores, turn total and turn player from the
-// C++ state instead of parsing str(state).
+// C++ state instead of parsing str(state). With more than two players every
+// pair of players is rated by those tables and the races are combined by
+// evaluators::PairwiseWinValues, as PigEvaluator._values does.
 #include "open_spiel/games/pig/pig.h"
 
 #include <algorithm>
@@ -108,6 +110,12 @@ class PigTables {
     return table[std::min(t, length - 1)];
   }
 
+  // F of a player about to start its turn with score `mover` against
+  // `other`, scores clipped at w (Python's static[min(a, w)][min(b, w)]).
+  double StartOfTurnValue(int mover, int other) const {
+    return Static(std::min(mover, w_), std::min(other, w_));
+  }
+
  private:
   static double StartOfTurn(double t_mover, double t_other) {
     const double spread = 0.75 * std::sqrt(2.0 * (t_mover + t_other + 1.0));
@@ -173,8 +181,8 @@ std::shared_ptr<const PigTables> SharedTables(int win_score, int dice, bool pigl
 
 class PigEvaluator : public Evaluator {
  public:
-  PigEvaluator(std::shared_ptr<const PigTables> tables, bool piglet)
-      : tables_(std::move(tables)), piglet_(piglet) {}
+  PigEvaluator(std::shared_ptr<const PigTables> tables, bool piglet, int num_players)
+      : tables_(std::move(tables)), piglet_(piglet), num_players_(num_players) {}
 
   double Value(const open_spiel::State& state, int player) override {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
@@ -194,6 +202,7 @@ class PigEvaluator : public Evaluator {
         break;  // hold
       }
     }
+    if (num_players_ > 2) return Values(pig, turn_player, turn_total, rolling)[player];
     const int mine = pig.score(turn_player);
     const int theirs = pig.score(1 - turn_player);
     double v = tables_->Value(mine, theirs, turn_total, rolling);
@@ -202,21 +211,45 @@ class PigEvaluator : public Evaluator {
   }
 
  private:
+  // PigEvaluator._values: every pair's race, the turn player c's from its
+  // turn tables, two others' from F of the one who moves first after c.
+  std::vector<double> Values(const open_spiel::pig::PigState& pig, int c, int t,
+                             bool rolling) const {
+    const int n = num_players_;
+    const int mine = pig.score(c);
+    std::vector<double> pairs;
+    pairs.reserve(n * (n - 1) / 2);
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        double v;
+        if (i == c) {
+          v = tables_->Value(mine, pig.score(j), t, rolling);
+        } else if (j == c) {
+          v = -tables_->Value(mine, pig.score(i), t, rolling);
+        } else if ((i - c + n) % n < (j - c + n) % n) {
+          v = tables_->StartOfTurnValue(pig.score(i), pig.score(j));
+        } else {
+          v = -tables_->StartOfTurnValue(pig.score(j), pig.score(i));
+        }
+        pairs.push_back(v);
+      }
+    }
+    return evaluators::PairwiseWinValues(pairs, n, n - 1);
+  }
+
   std::shared_ptr<const PigTables> tables_;
   bool piglet_;
+  int num_players_;
 };
 
 std::unique_ptr<Evaluator> MakePigEvaluator(const open_spiel::Game& game) {
   evaluators::CheckGameName(game, "pig", "PigEvaluator");
-  if (game.NumPlayers() != 2) {
-    throw std::invalid_argument("PigEvaluator supports 2 players, got " +
-                                std::to_string(game.NumPlayers()));
-  }
   const open_spiel::GameParameters params = game.GetParameters();
   const int win_score = evaluators::IntParameter(params, "winscore", 100);
   const int dice = evaluators::IntParameter(params, "diceoutcomes", 6);
   const bool piglet = evaluators::BoolParameter(params, "piglet", false);
-  return std::make_unique<PigEvaluator>(SharedTables(win_score, dice, piglet), piglet);
+  return std::make_unique<PigEvaluator>(SharedTables(win_score, dice, piglet), piglet,
+                                        game.NumPlayers());
 }
 
 const bool kRegistered = RegisterEvaluator("pig", MakePigEvaluator);
