@@ -13,7 +13,9 @@ from experiments.tournament import RECORDS_FILE
 
 CPU_SECONDS_PER_DECISION_OVERHEAD = 0.005  # bot construction, records, chance events
 # Decisions per game, both players, measured with star2(max_depth=2) self-play (4 games each).
-DECISIONS_PER_GAME = {"dice": 16, "einstein": 15, "pig": 75, "backgammon": 61, "yacht": 69}
+DECISIONS_PER_GAME = {
+    "dice": 16, "einstein": 15, "pig": 75, "backgammon": 61, "yacht": 69, "cant_stop": 162,
+}  # fmt: skip
 
 
 def estimated_cpu_hours(study: Study) -> float:
