@@ -47,7 +47,8 @@ def test_every_study_is_sized_to_detect_the_effect_with_its_prior():
     assert len({s.name for s in studies}) == len(studies)
     for s in studies:
         assert s.games % 2 == 0 and s.sd >= plan.SD_FLOOR
-        assert power.detectable_effect(s.sd, s.games // 2) <= power.EFFECT
+        assert power.detectable_effect(s.sd, s.games // 2) <= s.effect
+        assert s.effect == power.EFFECT or s in plan.paper_studies()
         assert report.estimated_cpu_hours(s) > 0
 
 

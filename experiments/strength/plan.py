@@ -132,6 +132,7 @@ class Study:
     why_time: str
     games: int  # planned, even (whole pairs)
     sd: float  # the prior pair standard deviation it is sized with
+    effect: float = power.EFFECT  # the lead over 0.5 it is sized to detect
 
     @property
     def bots(self) -> list[str]:
@@ -217,6 +218,7 @@ def paper_studies() -> list[Study]:
             why,
             games,
             sd,
+            PAPER_EFFECT,
         )
     ]
 

@@ -47,9 +47,14 @@ _SHORT = {"mcts(evaluator=heuristic)": "fair MCTS", "mcts": "rollout MCTS"}
 def points(results: Path) -> list[Point]:
     """The settled studies in the plan's order (question, then game, then clock)."""
     order = {q.name: i for i, q in enumerate(QUESTIONS)}
-    games = list(GAMES)
+    games = list(GAMES)  # a paper's study in another game (plan.paper_studies) comes last
     plan = sorted(
-        studies(), key=lambda s: (order[s.question.name], games.index(s.game_key), s.time_limit)
+        studies(),
+        key=lambda s: (
+            order[s.question.name],
+            games.index(s.game_key) if s.game_key in games else len(games),
+            s.time_limit,
+        ),
     )
     drawn = []
     for study in plan:
