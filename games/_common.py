@@ -138,11 +138,15 @@ class Rules:
         return self
 
 
-def two_player_chance_game_type(
-    short_name: str, long_name: str, parameters: Mapping[str, Any]
+def chance_game_type(
+    short_name: str,
+    long_name: str,
+    parameters: Mapping[str, Any],
+    min_players: int = 2,
+    max_players: int = 2,
 ) -> pyspiel.GameType:
-    """The GameType every custom game here shares: two players, zero-sum,
-    sequential, perfect information, explicit chance, terminal rewards."""
+    """The GameType every custom game here shares: zero-sum, sequential, perfect
+    information, explicit chance, terminal rewards (two players unless given)."""
     return pyspiel.GameType(
         short_name=short_name,
         long_name=long_name,
@@ -151,8 +155,8 @@ def two_player_chance_game_type(
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=2,
-        min_num_players=2,
+        max_num_players=max_players,
+        min_num_players=min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,

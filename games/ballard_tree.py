@@ -39,7 +39,7 @@ SHORT_NAME = "ballard_tree"
 _ORDERS = ("best", "random")
 _DEFAULT_PARAMS = {"n": 4, "plies": 2, "order": "best", "seed": 0, "final_chance": False}
 
-_GAME_TYPE = _common.two_player_chance_game_type(
+_GAME_TYPE = _common.chance_game_type(
     SHORT_NAME, "Ballard's *-complete n-ary test tree", _DEFAULT_PARAMS
 )
 

@@ -385,21 +385,8 @@ class CantStopObserver(_common.TensorObserver):
                 self.dict["dice"][face - 1] += 1
 
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Can't Stop (Sid Sackson)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(_DEFAULT_PARAMS),
+_GAME_TYPE = _common.chance_game_type(
+    SHORT_NAME, "Can't Stop (Sid Sackson)", _DEFAULT_PARAMS, min_players=2, max_players=4
 )
 
 

@@ -55,9 +55,7 @@ _STATUS = {
 }
 _MASK_OF = {"x": 0, "o": 1, "#": 2}
 
-_GAME_TYPE = _common.two_player_chance_game_type(
-    SHORT_NAME, "Tic-tac-toe with random blocked squares", {}
-)
+_GAME_TYPE = _common.chance_game_type(SHORT_NAME, "Tic-tac-toe with random blocked squares", {})
 
 _new = tuple.__new__
 

@@ -25,7 +25,7 @@ from games._common import CHANCE, TERMINAL
 SHORT_NAME = "dice"
 _DEFAULT_PARAMS = {"n": 5, "k": 4}
 
-_GAME_TYPE = _common.two_player_chance_game_type(
+_GAME_TYPE = _common.chance_game_type(
     SHORT_NAME, "Dice (Hauk): k in a row, line chosen by a die", _DEFAULT_PARAMS
 )
 
