@@ -18,6 +18,9 @@ from experiments.tournament import sizing
 from experiments.tournament.schedule import matches, seatings
 
 TIME_LIMIT = 0.1
+# Fixed before any game: 0.25 fits both studies in one session on two cores (about 2 hours);
+# 0.1 would take 3.4 and 9.1 hours (docs/guide/tournaments.md).
+DIFFERENCE = 0.25
 PARANOID = f"star2(multiplayer=paranoid,time_limit={TIME_LIMIT:g})"
 MAXN = f"star2(multiplayer=maxn,time_limit={TIME_LIMIT:g})"
 FAIR_MCTS = f"mcts(evaluator=heuristic,time_limit={TIME_LIMIT:g})"
@@ -96,7 +99,7 @@ PRESETS = {
             "maedn(players=4)",
             4,
             "permutations",
-            0.1,
+            DIFFERENCE,
             4000,
             47.0,
             "All 24 seatings: in maedn who moves behind whom decides who can hit whom.",
@@ -106,7 +109,7 @@ PRESETS = {
             "pig(players=3)",
             3,
             "rotations",
-            0.1,
+            DIFFERENCE,
             2000,
             42.0,
             "Rotations: pig's players only race, so the seat, not the neighbour, matters.",
