@@ -533,26 +533,24 @@ RootResult Searcher::Root(const Node& node, int player, int depth,
 
 // ----------------------------------------------------------------- interior
 
-double Searcher::SearchNode(const Node& node, int depth, double alpha, double beta) {
+inline int Searcher::Enter(const Node& node, int depth) {
   ++stats_.nodes;
   if (stats_.nodes >= next_time_check_) Tick();
   const int player = PlayerAt(*node.state);
-  if (player < 0) {
-    if (player != kChance) {
-      ++stats_.leaves;
-      return TerminalValue(node);
-    }
-    if (depth == 0) {
-      ++stats_.leaves;
-      return Leaf(node);
-    }
-    return Chance(node, depth, alpha, beta);
-  }
-  if (depth == 0) {
+  if (player >= 0 || player == kChance) {
+    if (depth != 0) return player;
     ++stats_.leaves;
-    return Leaf(node);
+    return kFrontierNode;
   }
-  return Decision(node, player, depth, alpha, beta, nullptr, nullptr);
+  ++stats_.leaves;
+  return kTerminalNode;
+}
+
+double Searcher::SearchNode(const Node& node, int depth, double alpha, double beta) {
+  const int kind = Enter(node, depth);
+  if (kind >= 0) return Decision(node, kind, depth, alpha, beta, nullptr, nullptr);
+  if (kind == kChance) return Chance(node, depth, alpha, beta);
+  return kind == kFrontierNode ? Leaf(node) : TerminalValue(node);
 }
 
 double Searcher::Leaf(const Node& node) {
@@ -1273,25 +1271,10 @@ RootResult Searcher::MaxnRoot(const Node& node, int player, int depth,
 }
 
 Searcher::Vector Searcher::Maxn(const Node& node, int depth, int parent, double bound) {
-  ++stats_.nodes;
-  if (stats_.nodes >= next_time_check_) Tick();
-  const int player = PlayerAt(*node.state);
-  if (player < 0) {
-    if (player != kChance) {
-      ++stats_.leaves;
-      return TerminalVector(node);
-    }
-    if (depth == 0) {
-      ++stats_.leaves;
-      return LeafVector(node);
-    }
-    return MaxnChance(node, depth);
-  }
-  if (depth == 0) {
-    ++stats_.leaves;
-    return LeafVector(node);
-  }
-  return MaxnDecision(node, player, depth, parent, bound);
+  const int kind = Enter(node, depth);
+  if (kind >= 0) return MaxnDecision(node, kind, depth, parent, bound);
+  if (kind == kChance) return MaxnChance(node, depth);
+  return kind == kFrontierNode ? LeafVector(node) : TerminalVector(node);
 }
 
 Searcher::Vector Searcher::MaxnDecision(const Node& node, int player, int depth, int parent,

@@ -252,6 +252,15 @@ class Searcher {
   };
   void RewardMove(int player, std::int64_t action, int depth);
 
+  // What Enter finds where no player moves: a leaf, the game's end or the frontier.
+  static constexpr int kTerminalNode = open_spiel::kTerminalPlayerId;
+  static constexpr int kFrontierNode = kTerminalNode - 1;
+  // Counts the visit (and the leaf, where it is one) and says what `node` is at
+  // `depth`: the player to move, kChancePlayerId, kTerminalNode or kFrontierNode.
+  // SearchNode and Maxn classify their nodes here, so they count alike (as
+  // bots/alphabeta.py's _enter).
+  int Enter(const Node& node, int depth);
+
   RootResult Root(const Node& node, int player, int depth,
                   const std::vector<std::int64_t>& root_order, RootResult* partial);
   double SearchNode(const Node& node, int depth, double alpha, double beta);
