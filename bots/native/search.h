@@ -124,8 +124,8 @@ class LeafValueOutOfBounds : public std::runtime_error {
 // The leaf values: a native evaluator, or a callback into Python. The search calls
 // it on non-terminal states only (terminals take the game's returns).
 using LeafFunction = std::function<double(const open_spiel::State&, int player)>;
-// max^n's leaf vector in one call (a Python evaluator's evaluate()); without one, the
-// search asks the LeafFunction for each player.
+// max^n's leaf vector in one call (a native evaluator's NonTerminalValues, a Python
+// evaluator's evaluate()); without one, the search asks the LeafFunction for each player.
 using LeafVectorFunction = std::function<void(const open_spiel::State&, std::vector<double>*)>;
 
 // Called every few thousand nodes; throws to stop the search (Ctrl-C).

@@ -41,8 +41,7 @@ std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters
   return std::make_shared<BallardGame>(params);
 }
 
-const open_spiel::GameRegisterer kRegisterer(games::ChanceGameType(kShortName, kLongName,
-                                                                            Spec()),
+const open_spiel::GameRegisterer kRegisterer(games::ChanceGameType(kShortName, kLongName, Spec()),
                                              Factory);
 
 const open_spiel::RegisterSingleTensorObserver kObserver(kShortName);

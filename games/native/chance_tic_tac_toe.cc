@@ -31,8 +31,7 @@ std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters
   return std::make_shared<ChanceTTTGame>(params);
 }
 
-const open_spiel::GameRegisterer kRegisterer(games::ChanceGameType(kShortName, kLongName,
-                                                                            {}),
+const open_spiel::GameRegisterer kRegisterer(games::ChanceGameType(kShortName, kLongName, {}),
                                              Factory);
 
 const open_spiel::RegisterSingleTensorObserver kObserver(kShortName);

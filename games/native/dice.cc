@@ -32,8 +32,7 @@ std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters
 }
 
 const open_spiel::GameRegisterer kRegisterer(
-    games::ChanceGameType(kShortName, "Dice (Hauk): k in a row, line chosen by a die",
-                                   Spec()),
+    games::ChanceGameType(kShortName, "Dice (Hauk): k in a row, line chosen by a die", Spec()),
     Factory);
 
 const open_spiel::RegisterSingleTensorObserver kObserver(kShortName);
@@ -85,8 +84,8 @@ Rules::Rules(int n, int k) : n(n), k(k), cells(n * n), pass_action(n * n) {
 }
 
 DiceGame::DiceGame(const open_spiel::GameParameters& params)
-    : Game(games::ChanceGameType(kShortName,
-                                          "Dice (Hauk): k in a row, line chosen by a die", Spec()),
+    : Game(games::ChanceGameType(kShortName, "Dice (Hauk): k in a row, line chosen by a die",
+                                 Spec()),
            games::FullParameters(params, Spec(), kShortName)) {
   const open_spiel::GameParameters full = GetParameters();
   // The Python game has no upper bound on n; one 64-bit word per board here.
