@@ -16,6 +16,7 @@ from typing import Any
 
 from experiments.tournament import sizing
 from experiments.tournament.schedule import matches, seatings
+from experiments.tournament.stats import MIN_PAIRS
 
 TIME_LIMIT = 0.1
 # Fixed before any game: 0.25 fits both studies in one session on two cores (about 2 hours);
@@ -52,11 +53,12 @@ class Preset:
 
     @property
     def deals(self) -> int:
-        """Deals per match: the deals needed, spread over the matches with bots 0 and 1."""
+        """Deals per match: the deals needed, spread over the matches with bots 0 and 1,
+        and never fewer than the report's deal intervals need (`stats.MIN_PAIRS`)."""
         needed = sizing.deals_needed(
             self.difference, self.players, self.deal_size, base=1 / (self.players - 1)
         )
-        return math.ceil(needed / self.meetings)
+        return max(math.ceil(needed / self.meetings), MIN_PAIRS)
 
     @property
     def games(self) -> int:
