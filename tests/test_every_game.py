@@ -14,6 +14,7 @@ import pyspiel
 import pytest
 
 import bots
+from bots.calibration import SELF_CALIBRATION_ENV
 from experiments.common.games import stochastic_game_names
 from games import UpstreamGameWarning
 
@@ -28,6 +29,10 @@ SPECS = [
     "random(seed=1)",
 ]
 MAXN = "star2(max_depth=1,multiplayer=maxn)"
+# ChanceProbCut without self-calibration (its fits are tested in tests/test_self_calibration.py):
+# it plays where a calibration is committed or none is needed, and says which command makes
+# one elsewhere.
+PROBCUT = "chanceprobcut(max_depth=1)"
 DECISIONS_PER_SEAT = 2
 
 
@@ -58,10 +63,13 @@ def test_the_registry_lists_the_games_the_library_names():
 
 
 @pytest.mark.parametrize("name, players", CASES, ids=[f"{g}-{n}" for g, n in CASES])
-def test_every_bot_moves_for_every_seat_or_says_why_not(name, players):
+def test_every_bot_moves_for_every_seat_or_says_why_not(name, players, monkeypatch):
+    monkeypatch.setenv(SELF_CALIBRATION_ENV, "off")
     game = _load(name, players)
     assert game.num_players() == players
-    specs = SPECS + ([MAXN] if players >= 3 else [])
+    specs = (
+        SPECS + [PROBCUT] + ([MAXN, PROBCUT[:-1] + ",multiplayer=maxn)"] if players >= 3 else [])
+    )
     for spec in specs:
         seats: list[pyspiel.Bot] = []
         try:
@@ -71,8 +79,12 @@ def test_every_bot_moves_for_every_seat_or_says_why_not(name, players):
         except ValueError as error:
             message = str(error)
             assert message and "\n" not in message, (spec, message)
-            # The one refusal expected here: OpenSpiel's MCTS in games with rewards.
-            assert spec.startswith("mcts") and "intermediate rewards" in message, (spec, message)
+            # The refusals expected here: OpenSpiel's MCTS in games with rewards, and
+            # ChanceProbCut without a calibration.
+            if spec.startswith("mcts"):
+                assert "intermediate rewards" in message, message
+            else:
+                assert spec == PROBCUT and "experiments.probcut.calibrate" in message, message
             continue
         _play_some(game, seats, spec)
 
