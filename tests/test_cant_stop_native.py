@@ -15,6 +15,7 @@ import pyspiel
 import pytest
 from exactness import deepen, deepening_differences
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+from playouts import random_action
 
 import bots
 from bots import native_engine
@@ -40,11 +41,7 @@ def _positions(count: int, seed: int, players: int = 2) -> list[list[int]]:
         state = game.new_initial_state()
         target = rng.randrange(5, 60)
         while not state.is_terminal() and len(state.history()) < target:
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(random_action(state, rng))
         if not state.is_terminal() and not state.is_chance_node():
             histories.append(state.history())
     return histories

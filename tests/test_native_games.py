@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pyspiel
 import pytest
+from playouts import random_action
 
 import games
 from bots import native_engine
@@ -146,12 +147,8 @@ def _step_agrees(name, cpp_game, cpp, py, native, py_eval, rng):
     if cpp.is_terminal():
         return None
     if cpp.is_chance_node():
-        outcomes = cpp.chance_outcomes()
-        assert outcomes == py.chance_outcomes()
-        actions, probs = zip(*outcomes)
-        action = rng.choices(actions, probs)[0]
-    else:
-        action = rng.choice(cpp.legal_actions())
+        assert cpp.chance_outcomes() == py.chance_outcomes()
+    action = random_action(cpp, rng)
     for a in cpp.legal_actions():
         assert cpp.action_to_string(player, a) == py.action_to_string(player, a)
     if name not in UNDOABLE:

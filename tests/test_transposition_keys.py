@@ -15,6 +15,7 @@ import random
 
 import pyspiel
 import pytest
+from playouts import random_action
 
 from bots.keys import (
     DIGEST_MODULUS,
@@ -57,11 +58,7 @@ def _collisions(game_string: str, positions: int, depth: int, seed: int = 0, key
         for _ in range(rng.randint(0, 40)):
             if state.is_terminal():
                 break
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(random_action(state, rng))
         stack = [(state, depth)]
         while stack:
             node, remaining = stack.pop()
@@ -136,12 +133,7 @@ def test_digest_kept_along_the_path_equals_the_digest_of_the_history(game_string
     for _ in range(60):
         if node.state.is_terminal():
             break
-        if node.state.is_chance_node():
-            actions, probs = zip(*node.chance_outcomes())
-            action = rng.choices(actions, probs)[0]
-        else:
-            action = rng.choice(node.legal_actions())
-        node = node.child(action)
+        node = node.child(random_action(node.state, rng))
         assert node.digest == history_digest(node.state.history())
         assert digest_key(node) == node.digest
 
@@ -199,11 +191,7 @@ def test_custom_game_keys_equal_exactly_when_positions_do(game_string, positions
         for _ in range(rng.randint(0, 1 if name == "ballard_tree" else 12)):
             if state.is_terminal():
                 break
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(random_action(state, rng))
         stack = [(state, depth)]
         while stack:
             node, remaining = stack.pop()
