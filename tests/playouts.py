@@ -9,6 +9,7 @@ evaluator states (evaluator_golden.py) depend on that order.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,14 @@ def numpy_random_action(state: Any, rng: np.random.RandomState) -> int:
         actions, probs = zip(*state.chance_outcomes())
         return int(rng.choice(actions, p=probs))
     return int(rng.choice(state.legal_actions()))
+
+
+def replay(game: pyspiel.Game, history: Iterable[int]) -> pyspiel.State:
+    """The state that ``history`` (actions from the initial state) reaches."""
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
 
 
 def random_game(game: pyspiel.Game, rng: random.Random) -> pyspiel.State:

@@ -268,27 +268,10 @@ def test_real_games_engines_agree(game_string):
 # ---------------------------------------------------------------------------- MCMS
 
 
-def _sampled_plain(state, depth, evaluator, sampler) -> tuple:
-    """plain expectimax^n over the sampled tree: chance nodes replaced by their draws."""
-    players = state.num_players()
-
-    def choose(s, d):
-        if s.is_terminal() or d == 0:
-            raw = s.returns() if s.is_terminal() else evaluator.evaluate(s)
-            return tuple(float(raw[p]) for p in range(players)), None
-        if s.is_chance_node():
-            outcomes = sampler.sampled_outcomes(s) or s.chance_outcomes()
-            totals = [0.0] * players
-            for action, prob in outcomes:
-                child = choose(s.child(action), d)[0]
-                for p in range(players):
-                    totals[p] += prob * child[p]
-            return tuple(totals), None
-        mover = s.current_player()
-        children = [(choose(s.child(a), d - 1)[0], a) for a in s.legal_actions()]
-        return max(children, key=lambda item: (item[0][mover], -item[1]))
-
-    return choose(state, depth)
+def _draws(sampler: MaxnMCMSSearcher):
+    """The sampled tree's chance outcomes: the sampler's draws, all outcomes where it draws
+    none (plain expectimax^n over them is what MCMS must return)."""
+    return lambda s: sampler.sampled_outcomes(s) or s.chance_outcomes()
 
 
 @pytest.mark.parametrize("samples", [1, 2, 3, 6])
@@ -302,7 +285,7 @@ def test_mcms_maxn_is_plain_on_the_sampled_tree(samples, engine):
             "star2", multiplayer="maxn", samples=samples, seed=3, evaluator=evaluator
         )
         oracle = MaxnMCMSSearcher(game, player, options)  # its draws, not its search
-        plain, plain_action = _sampled_plain(state, 3, evaluator, oracle)
+        plain, plain_action = plain_maxn(state, 3, evaluator, _draws(oracle))
         for tt_size in (0, 100_000):
             searcher = make_searcher(
                 engine,

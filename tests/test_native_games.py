@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pyspiel
 import pytest
-from playouts import random_action
+from playouts import random_action, replay
 
 import games
 from bots import native_engine
@@ -204,7 +204,7 @@ def test_large_random_trees_walk_back_to_the_python_leaves(n, plies, final):
         assert state.returns() == expected.returns(), path
         for _undone in range(rng.randrange(1, len(path) + 1)):
             state.undo_action(state.current_player(), path.pop())
-        assert str(state) == str(_replayed(py_game, path))
+        assert str(state) == str(replay(py_game, path))
 
 
 def _cpp_arcs(state, n: int) -> tuple[int, ...]:
@@ -241,13 +241,6 @@ def test_random_trees_match_the_python_twin_at_every_node(n, plies, final, seed)
         for a in range(n):
             stack.append((state.child(a), path + (a,)))
     assert nodes == sum(n**level for level in range(2 * plies - 1 + final))
-
-
-def _replayed(game, path):
-    state = game.new_initial_state()
-    for action in path:
-        state.apply_action(action)
-    return state
 
 
 @pytest.mark.parametrize(
