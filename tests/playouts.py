@@ -1,4 +1,5 @@
-"""Seeded random play, written once for every test that walks a game at random.
+"""Seeded random play (and replaying a history), written once for every test that walks
+a game.
 
 Each function draws from the ``random.Random`` it is given in one fixed order (a chance
 outcome by its probability with ``rng.choices``, a decision uniformly with

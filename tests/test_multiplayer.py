@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from nplayer_tree_game import (
     HashVectorEvaluator,
     VectorTree,
+    VectorTreeState,
     random_vector_tree,
     tree_game,
 )
@@ -132,16 +133,10 @@ def _tree_cases(seed: int) -> tuple[VectorTree, int, int]:
     return tree, root, rng.choice([1, 2, 3, 4])
 
 
-def _tree_state(game, root: int):
-    state = game.new_initial_state()
-    state.node = root
-    return state
-
-
 def _check_tree(seed: int, engine: str) -> None:
     tree, root, depth = _tree_cases(seed)
     game, evaluator = tree_game(tree)
-    state = _tree_state(game, root)
+    state = VectorTreeState(game, root)
     problems = _maxn_problems(game, evaluator, state, depth, seed % tree.num_players, engine)
     for player in range(tree.num_players):
         problems += _paranoid_problems(game, evaluator, state, depth, player, engine)
@@ -168,7 +163,7 @@ def test_engines_agree_on_trees_node_for_node(seed):
     _skip_without_native()
     tree, root, depth = _tree_cases(seed)
     game, evaluator = tree_game(tree)
-    state = _tree_state(game, root)
+    state = VectorTreeState(game, root)
     player = seed % tree.num_players
     configs = EXACT + ({"algorithm": "chanceprobcut"},)
     problems = _parity_problems(game, evaluator, state, depth, player, configs, "paranoid")
@@ -189,7 +184,7 @@ def test_deepening_one_searcher_stays_exact(multiplayer, engine):
     for seed in range(8):
         tree, root, _ = _tree_cases(seed)
         game, evaluator = tree_game(tree)
-        state = _tree_state(game, root)
+        state = VectorTreeState(game, root)
         player = state.current_player() if state.current_player() >= 0 else 0
         options = _options({"algorithm": "star2"}, multiplayer, 1000, evaluator)
         searcher = make_searcher(engine, game, player, options)
