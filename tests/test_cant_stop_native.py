@@ -15,6 +15,7 @@ import pyspiel
 import pytest
 from exactness import deepen, deepening_differences
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+from playouts import random_action, replay
 
 import bots
 from bots import native_engine
@@ -40,21 +41,10 @@ def _positions(count: int, seed: int, players: int = 2) -> list[list[int]]:
         state = game.new_initial_state()
         target = rng.randrange(5, 60)
         while not state.is_terminal() and len(state.history()) < target:
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(random_action(state, rng))
         if not state.is_terminal() and not state.is_chance_node():
             histories.append(state.history())
     return histories
-
-
-def _replay(game: pyspiel.Game, history: list[int]) -> pyspiel.State:
-    state = game.new_initial_state()
-    for action in history:
-        state.apply_action(action)
-    return state
 
 
 @pytest.mark.parametrize(
@@ -76,10 +66,10 @@ def test_engines_and_games_agree_on_every_counter(spec, depth, tt_size):
     options = {} if tt_size is None else {"tt_size": tt_size}
     for history in _positions(3, 11):
         where = f"{spec} tt_size={tt_size} after {history}"
-        reference = deepen(py_game, _replay(py_game, history), spec, depth, "python", **options)
+        reference = deepen(py_game, replay(py_game, history), spec, depth, "python", **options)
         assert reference["stats"]["nodes"] > 50, where
         for game, engine in ((cpp_game, "native"), (cpp_game, "python"), (py_game, "native")):
-            other = deepen(game, _replay(game, history), spec, depth, engine, **options)
+            other = deepen(game, replay(game, history), spec, depth, engine, **options)
             differences = deepening_differences(reference, other)
             assert not differences, f"{where}, {engine} on {type(game).__name__}: {differences}"
 
@@ -109,7 +99,7 @@ def test_engines_agree_with_three_and_four_players(spec, players):
     engine on the C++ twin matches the Python engine on the Python game."""
     cpp_game, py_game = _games({"players": players})
     for history in _positions(2, players, players):
-        reference = deepen(py_game, _replay(py_game, history), spec, 2, "python")
-        other = deepen(cpp_game, _replay(cpp_game, history), spec, 2, "native")
+        reference = deepen(py_game, replay(py_game, history), spec, 2, "python")
+        other = deepen(cpp_game, replay(cpp_game, history), spec, 2, "native")
         differences = deepening_differences(reference, other)
         assert not differences, f"{spec} after {history}: {differences}"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pyspiel
 import pytest
+from playouts import random_action, replay
 
 import games
 from bots import native_engine
@@ -146,12 +147,8 @@ def _step_agrees(name, cpp_game, cpp, py, native, py_eval, rng):
     if cpp.is_terminal():
         return None
     if cpp.is_chance_node():
-        outcomes = cpp.chance_outcomes()
-        assert outcomes == py.chance_outcomes()
-        actions, probs = zip(*outcomes)
-        action = rng.choices(actions, probs)[0]
-    else:
-        action = rng.choice(cpp.legal_actions())
+        assert cpp.chance_outcomes() == py.chance_outcomes()
+    action = random_action(cpp, rng)
     for a in cpp.legal_actions():
         assert cpp.action_to_string(player, a) == py.action_to_string(player, a)
     if name not in UNDOABLE:
@@ -207,7 +204,7 @@ def test_large_random_trees_walk_back_to_the_python_leaves(n, plies, final):
         assert state.returns() == expected.returns(), path
         for _undone in range(rng.randrange(1, len(path) + 1)):
             state.undo_action(state.current_player(), path.pop())
-        assert str(state) == str(_replayed(py_game, path))
+        assert str(state) == str(replay(py_game, path))
 
 
 def _cpp_arcs(state, n: int) -> tuple[int, ...]:
@@ -244,13 +241,6 @@ def test_random_trees_match_the_python_twin_at_every_node(n, plies, final, seed)
         for a in range(n):
             stack.append((state.child(a), path + (a,)))
     assert nodes == sum(n**level for level in range(2 * plies - 1 + final))
-
-
-def _replayed(game, path):
-    state = game.new_initial_state()
-    for action in path:
-        state.apply_action(action)
-    return state
 
 
 @pytest.mark.parametrize(

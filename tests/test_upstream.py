@@ -8,6 +8,7 @@ import warnings
 
 import pyspiel
 import pytest
+from playouts import random_game
 
 import bots
 from experiments import tournament
@@ -19,17 +20,7 @@ HYPER = "backgammon(hyper_backgammon=true)"
 
 def _ends_scored(game: pyspiel.Game, seeds: int = 5) -> bool:
     """Whether any of a few seeded random games ends with a nonzero return."""
-    for seed in range(seeds):
-        rng, state = random.Random(seed), game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-        if any(state.returns()):
-            return True
-    return False
+    return any(any(random_game(game, random.Random(seed)).returns()) for seed in range(seeds))
 
 
 def test_hyper_backgammon_is_flagged_exactly_when_its_games_end_unscored():
