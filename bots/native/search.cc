@@ -492,19 +492,27 @@ void Searcher::PutFirst(const std::vector<std::int64_t>& root_order,
   *actions = std::move(ordered);
 }
 
-RootResult Searcher::Root(const Node& node, int player, int depth,
-                          const std::vector<std::int64_t>& root_order, RootResult* partial) {
-  ++stats_.nodes;
-  const bool maximize = player == options_.player;
+std::vector<open_spiel::Action> Searcher::RootActions(const Node& node, int player, int depth,
+                                                      const std::vector<std::int64_t>& root_order,
+                                                      Key* key) {
   std::int64_t tt_move = kNoMove;
-  Key key = 0;
   if (table_) {
-    key = NodeKey(node);
-    if (const Entry* entry = table_->Get(key)) tt_move = entry->move;
+    *key = NodeKey(node);
+    if (const Entry* entry = table_->Get(*key)) tt_move = entry->move;
   }
   std::vector<open_spiel::Action> actions;
   OrderedActions(node, player, depth, tt_move, &actions);
   PutFirst(root_order, &actions);
+  return actions;
+}
+
+RootResult Searcher::Root(const Node& node, int player, int depth,
+                          const std::vector<std::int64_t>& root_order, RootResult* partial) {
+  ++stats_.nodes;
+  const bool maximize = player == options_.player;
+  Key key = 0;
+  const std::vector<open_spiel::Action> actions =
+      RootActions(node, player, depth, root_order, &key);
   RootResult result;
   result.value = maximize ? -kInf : kInf;
   double alpha = -kInf, beta = kInf;
@@ -1239,15 +1247,9 @@ Searcher::Vector Searcher::TerminalVector(const Node& node) {
 RootResult Searcher::MaxnRoot(const Node& node, int player, int depth,
                               const std::vector<std::int64_t>& root_order, RootResult* partial) {
   ++stats_.nodes;
-  std::int64_t tt_move = kNoMove;
   Key key = 0;
-  if (table_) {
-    key = NodeKey(node);
-    if (const Entry* entry = table_->Get(key)) tt_move = entry->move;
-  }
-  std::vector<open_spiel::Action> actions;
-  OrderedActions(node, player, depth, tt_move, &actions);
-  PutFirst(root_order, &actions);
+  const std::vector<open_spiel::Action> actions =
+      RootActions(node, player, depth, root_order, &key);
   RootResult result;
   for (open_spiel::Action action : actions) {
     const double bound = result.values.empty() ? -kInf : result.values[player];

@@ -261,6 +261,12 @@ class Searcher {
   // bots/alphabeta.py's _enter).
   int Enter(const Node& node, int depth);
 
+  // The root's moves in search order: root_order's legal ones first, then the
+  // ordering's (as bots/alphabeta.py's _root_actions); `key` receives the root's
+  // table key where there is a table.
+  std::vector<open_spiel::Action> RootActions(const Node& node, int player, int depth,
+                                              const std::vector<std::int64_t>& root_order,
+                                              Key* key);
   RootResult Root(const Node& node, int player, int depth,
                   const std::vector<std::int64_t>& root_order, RootResult* partial);
   double SearchNode(const Node& node, int depth, double alpha, double beta);
