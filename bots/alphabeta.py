@@ -24,7 +24,6 @@ from typing import Any, cast
 import pyspiel
 
 from bots.counters import STAT_KEYS
-from bots.evaluators import make_evaluator
 from bots.frames import ProbedChild
 from bots.keys import (
     HistoryDigestNode,
@@ -38,19 +37,22 @@ from bots.options import SearchOptions, as_options
 from bots.ordering import MoveOrdering
 from bots.searcher import (
     LeafValueOutOfBounds,
+    SearcherBase,
     SearchTimeout,
-    check_multiplayer,
-    search_bounds,
 )
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
+# What `_enter` finds at a node when no player is to move there: a leaf, either the
+# game's end or the search's frontier (depth 0); else the mover, or CHANCE.
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+FRONTIER = TERMINAL - 1
 INF = math.inf
 # The clock is read once per this many nodes (and outcomes of a huge chance node).
 TIME_CHECK_INTERVAL = 64
 
 
-class AlphaBetaSearcher:
+class AlphaBetaSearcher(SearcherBase):
     """Runs fixed-depth searches from one player's point of view (``SearcherProtocol``).
 
     One searcher (and its table) is kept by a bot across moves; ``search`` may be
@@ -72,20 +74,13 @@ class AlphaBetaSearcher:
         options = as_options(options, settings)
         if options.samples is not None and not self.samples_chance_nodes:
             raise ValueError("samples (MCMS) needs MCMSSearcher: build it with make_searcher")
-        if check_multiplayer(game, options) != self.searches_maxn:
+        SearcherBase.__init__(self, game, player, options)
+        if self.maxn != self.searches_maxn:
             raise ValueError(
                 f"multiplayer={options.multiplayer} needs "
                 f"{'MaxnSearcher' if options.multiplayer == 'maxn' else 'Searcher'}: "
                 f"build it with make_searcher"
             )
-        self.options = options
-        self.game = game
-        self.player = int(player)
-        self.algorithm = options.name
-        self.evaluator = make_evaluator(options.evaluator, game)
-        self.lower_bound, self.upper_bound = search_bounds(
-            self.evaluator, game, self.player, options.bounds
-        )
         self._eval_takes_positions = bool(getattr(self.evaluator, "accepts_positions", False))
         # Built-in evaluators offer player_value(): the same number, no array.
         player_value = getattr(self.evaluator, "player_value", None)
@@ -266,11 +261,7 @@ class AlphaBetaSearcher:
         self.nodes += 1
         maximize = player == self.player
         entry = self.table.get(self.key_fn(node)) if self.table is not None else None
-        tt_move = entry[MOVE] if entry is not None else None
-        actions = self.ordering.ordered_actions(node, player, depth, tt_move)
-        if root_order:
-            preferred = [a for a in root_order if a in actions]
-            actions = preferred + [a for a in actions if a not in preferred]
+        actions = self._root_actions(node, player, depth, entry, root_order)
         best_value = -INF if maximize else INF
         best_action = None
         alpha, beta = -INF, INF
@@ -290,6 +281,23 @@ class AlphaBetaSearcher:
             self.table.store(self.key_fn(node), depth, best_value, best_value, best_action)
         return best_value, best_action
 
+    def _root_actions(
+        self,
+        node: SearchNode,
+        player: int,
+        depth: int,
+        entry: Any,
+        root_order: Sequence[int] | None,
+    ) -> Sequence[int]:
+        """The root's moves in search order: ``root_order``'s legal ones first (the
+        caller's preference, e.g. the last iteration's best), then the ordering's."""
+        tt_move = entry[MOVE] if entry is not None else None
+        actions: Sequence[int] = self.ordering.ordered_actions(node, player, depth, tt_move)
+        if root_order:
+            preferred = [a for a in root_order if a in actions]
+            actions = preferred + [a for a in actions if a not in preferred]
+        return actions
+
     # ---------------------------------------------------------------- interior
 
     def _search(
@@ -299,22 +307,28 @@ class AlphaBetaSearcher:
 
         ``key`` is the node's table key where the caller already built it.
         """
+        kind = self._enter(node, depth)
+        if kind >= 0:
+            return self._decision(node, kind, depth, alpha, beta, key=key)
+        if kind == CHANCE:
+            return self._chance(node, depth, alpha, beta)
+        return self._leaf(node) if kind == FRONTIER else self._terminal_value(node)
+
+    def _enter(self, node: SearchNode, depth: int) -> int:
+        """Counts the visit (and the leaf, where it is one) and says what ``node`` is at
+        ``depth``: the player to move, CHANCE, TERMINAL or FRONTIER. Every recursion
+        (this one, max^n's) classifies its nodes here, so they count alike."""
         self.nodes += 1
         if self.nodes >= self._next_time_check:
             self._tick()
         player = node.current_player()
-        if player < 0:
-            if player != CHANCE:
-                self.leaves += 1
-                return self._terminal_value(node)
-            if depth == 0:
-                self.leaves += 1
-                return self._leaf(node)
-            return self._chance(node, depth, alpha, beta)
-        if depth == 0:
+        if player >= 0 or player == CHANCE:
+            if depth:
+                return player
             self.leaves += 1
-            return self._leaf(node)
-        return self._decision(node, player, depth, alpha, beta, key=key)
+            return FRONTIER
+        self.leaves += 1
+        return TERMINAL
 
     def _decision(
         self,

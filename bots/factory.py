@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ from bots.options import SEARCH_BOTS as SEARCH_BOTS
 from bots.options import SearchOptions, accepted, bot_settings
 from bots.search_bot import SearchBot
 from bots.spec import parse_spec
+from games.upstream import UpstreamGameWarning, upstream_problem
 
 # make_bot's defaults, as bots/options.py's table sets them.
 DEFAULT_TIME_LIMIT = bot_settings("star2")["time_limit"].bot_default
@@ -178,6 +180,9 @@ def make_bot(spec: str, game: pyspiel.Game | str, player_id: int, **overrides: A
     for key, value in params.items():
         if rows[key].level in ("bot", "calibration"):
             rows[key].check(value)
+    problem = upstream_problem(game)
+    if problem is not None:
+        warnings.warn(problem, UpstreamGameWarning, stacklevel=2)
     if name == "random":
         return UniformRandomBot(player_id, params.get("seed"))
     if name == "mcts":

@@ -33,7 +33,7 @@ from typing import Any, cast
 
 import pyspiel
 
-from bots.alphabeta import CHANCE, INF, AlphaBetaSearcher
+from bots.alphabeta import CHANCE, FRONTIER, INF, AlphaBetaSearcher
 from bots.arithmetic import ordered_sum
 from bots.evaluators import evaluator_bounds
 from bots.node import Position, SearchNode
@@ -183,11 +183,7 @@ class MaxnSearcher(AlphaBetaSearcher):
         self.nodes += 1
         key = self.key_fn(node) if self.table is not None else None
         entry = self.table.get(key) if self.table is not None else None
-        tt_move = entry[MOVE] if entry is not None else None
-        actions = self.ordering.ordered_actions(node, player, depth, tt_move)
-        if root_order:
-            preferred = [a for a in root_order if a in actions]
-            actions = preferred + [a for a in actions if a not in preferred]
+        actions = self._root_actions(node, player, depth, entry, root_order)
         best: Vector | None = None
         best_action = None
         for action in actions:
@@ -207,22 +203,12 @@ class MaxnSearcher(AlphaBetaSearcher):
     def _maxn(self, node: SearchNode, depth: int, parent: int, bound: float) -> Vector:
         """The vector of ``node`` to ``depth``; ``parent`` (the mover of a decision
         parent, else -1) has ``bound`` already, so a child worth less to it may be cut."""
-        self.nodes += 1
-        if self.nodes >= self._next_time_check:
-            self._tick()
-        player = node.current_player()
-        if player < 0:
-            if player != CHANCE:
-                self.leaves += 1
-                return self._terminal_vector(node)
-            if depth == 0:
-                self.leaves += 1
-                return self._leaf_vector(node)
+        kind = self._enter(node, depth)
+        if kind >= 0:
+            return self._maxn_decision(node, kind, depth, parent, bound)
+        if kind == CHANCE:
             return self._maxn_chance(node, depth)
-        if depth == 0:
-            self.leaves += 1
-            return self._leaf_vector(node)
-        return self._maxn_decision(node, player, depth, parent, bound)
+        return self._leaf_vector(node) if kind == FRONTIER else self._terminal_vector(node)
 
     def _maxn_decision(
         self, node: SearchNode, player: int, depth: int, parent: int, bound: float

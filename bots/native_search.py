@@ -26,10 +26,10 @@ from bots.mcms import MaxnMCMSSearcher, MCMSSearcher, canonical_text
 from bots.options import ENGINES, SearchOptions, as_options
 from bots.searcher import (
     LeafValueOutOfBounds,
+    SearcherBase,
     SearcherProtocol,
     SearchTimeout,
     check_multiplayer,
-    search_bounds,
 )
 from bots.star import Searcher
 
@@ -58,7 +58,7 @@ class TableSize:
         return int(self._searcher.table_size)
 
 
-class NativeSearcher:
+class NativeSearcher(SearcherBase):
     """A ``Searcher`` (or ``MCMSSearcher`` with ``samples``) run by the native engine."""
 
     engine = "native"
@@ -77,15 +77,7 @@ class NativeSearcher:
             raise ValueError(
                 "engine=native keys states itself; a custom key_fn needs engine=python"
             )
-        self.options = options
-        self.game = game
-        self.player = int(player)
-        self.algorithm = options.name
-        self.evaluator = make_evaluator(options.evaluator, game)
-        self.lower_bound, self.upper_bound = search_bounds(
-            self.evaluator, game, self.player, options.bounds
-        )
-        self.maxn = check_multiplayer(game, options)
+        SearcherBase.__init__(self, game, player, options)
         # The whole vector of the last completed search under max^n, else None.
         self.root_values: list[float] | None = None
         self.probing_factor = options.probes_per_child

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import pyspiel
 
-from bots.evaluators import evaluator_bounds
+from bots.evaluators import evaluator_bounds, make_evaluator
 from bots.options import SearchOptions
 
 
@@ -130,3 +130,20 @@ def check_multiplayer(game: pyspiel.Game, options: SearchOptions) -> bool:
             f"the same values with every cut (docs/guide/multiplayer.md)"
         )
     return True
+
+
+class SearcherBase:
+    """What the searchers of both engines set up alike: the options, the game, the
+    searching player, the evaluator, the bounds its leaves lie in, and the model of
+    more than two players."""
+
+    def __init__(self, game: pyspiel.Game, player: int, options: SearchOptions) -> None:
+        self.options = options
+        self.game = game
+        self.player = int(player)
+        self.algorithm = options.name
+        self.evaluator = make_evaluator(options.evaluator, game)
+        self.lower_bound, self.upper_bound = search_bounds(
+            self.evaluator, game, self.player, options.bounds
+        )
+        self.maxn = check_multiplayer(game, options)

@@ -26,6 +26,7 @@ from typing import Any
 import pyspiel
 
 from games import ballard_tree, cant_stop, chance_tic_tac_toe, dice
+from games.upstream import UpstreamGameWarning, upstream_problem
 
 __all__ = [
     "dice",
@@ -35,6 +36,8 @@ __all__ = [
     "PYTHON_GAMES",
     "native_twins",
     "python_game",
+    "upstream_problem",
+    "UpstreamGameWarning",
 ]
 
 # Short name -> the Python game class (the reference implementation).

@@ -8,6 +8,7 @@ import pathlib
 import random
 
 import pyspiel
+from playouts import random_action
 
 # {game spec: [[evaluator name, [values per state]], ...]}
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "evaluator_golden_values.json").read_text())
@@ -22,11 +23,7 @@ def golden_states(game: pyspiel.Game, n: int = STATES, seed: int = SEED) -> list
     while len(out) < n:
         s = game.new_initial_state()
         while not s.is_terminal():
-            if s.is_chance_node():
-                actions, probs = zip(*s.chance_outcomes())
-                s.apply_action(rng.choices(actions, probs)[0])
-            else:
-                s.apply_action(rng.choice(s.legal_actions()))
+            s.apply_action(random_action(s, rng))
             if rng.random() < 0.15:
                 out.append(s.clone())
             if len(out) >= n:

@@ -24,28 +24,19 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from random_tree_game import RandomTreeState, TreeLiteral, game_type, max_length
 
 SHORT_NAME = "python_starspiel_nplayer_tree"
 
 
 @dataclasses.dataclass(frozen=True)
-class VectorTree:
+class VectorTree(TreeLiteral):
     """The nodes, the player count, the component bounds and the sum (None: general-sum)."""
 
     nodes: tuple
     num_players: int
     bounds: tuple[float, float]
     total: float | None
-
-    def __deepcopy__(self, memo: dict) -> VectorTree:
-        return self  # immutable; states are deep-copied on every clone
-
-    def literal(self) -> str:
-        """A Python expression that rebuilds this tree (for bug reports)."""
-        return (
-            f"VectorTree(nodes={self.nodes!r}, num_players={self.num_players}, "
-            f"bounds={self.bounds!r}, total={self.total!r})"
-        )
 
 
 def spread(units: list[float], low: float, high: float, total: float) -> tuple[float, ...]:
@@ -125,34 +116,15 @@ def random_vector_tree(
 
 
 def _game_type(num_players: int, constant_sum: bool) -> pyspiel.GameType:
-    return pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="Python starspiel N-player tree (tests)",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=(
-            pyspiel.GameType.Utility.CONSTANT_SUM
-            if constant_sum
-            else pyspiel.GameType.Utility.GENERAL_SUM
-        ),
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=4,
-        min_num_players=3,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-        parameter_specification={},
+    return game_type(
+        SHORT_NAME,
+        "Python starspiel N-player tree (tests)",
+        pyspiel.GameType.Utility.CONSTANT_SUM
+        if constant_sum
+        else pyspiel.GameType.Utility.GENERAL_SUM,
+        (3, 4),
+        {},
     )
-
-
-def _length(nodes: tuple, index: int = 0) -> int:
-    node = nodes[index]
-    if node[0] == "T":
-        return 0
-    children = [c for _, c in node[2]] if node[0] == "D" else [c for _, _, c in node[1]]
-    return 1 + max(_length(nodes, c) for c in children)
 
 
 class VectorTreeGame(pyspiel.Game):
@@ -168,7 +140,7 @@ class VectorTreeGame(pyspiel.Game):
             min_utility=tree.bounds[0],
             max_utility=tree.bounds[1],
             utility_sum=tree.total,
-            max_game_length=max(1, _length(tree.nodes)),
+            max_game_length=max_length(tree.nodes),
         )
         assert edges
         super().__init__(_game_type(tree.num_players, tree.total is not None), info, {})
@@ -180,48 +152,18 @@ class VectorTreeGame(pyspiel.Game):
         return self
 
 
-class VectorTreeState(pyspiel.State):
-    """A node of the tree as a pyspiel state (no fast path: the engines key it by history)."""
+class VectorTreeState(RandomTreeState):
+    """A node of the tree as a pyspiel state: the two-player tree's rules (the node
+    layout is the same) with vector returns; no fast path, so the engines key it by
+    history."""
 
     def __init__(self, game: VectorTreeGame, node: int) -> None:
-        super().__init__(game)
+        super().__init__(game, node)
         self.tree = game.tree
-        self.node = node
-
-    def _n(self) -> tuple:
-        return self.tree.nodes[self.node]
-
-    def current_player(self) -> int:
-        n = self._n()
-        if n[0] == "T":
-            return int(pyspiel.PlayerId.TERMINAL)
-        if n[0] == "C":
-            return int(pyspiel.PlayerId.CHANCE)
-        return n[1]
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return [a for a, _ in self._n()[2]]
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(o, p) for o, p, _ in self._n()[1]]
-
-    def _apply_action(self, action: int) -> None:
-        n = self._n()
-        edges = dict(n[2]) if n[0] == "D" else {o: c for o, _, c in n[1]}
-        self.node = edges[action]
-
-    def _action_to_string(self, player: int, action: int) -> str:
-        return f"p{player}:a{action}"
-
-    def is_terminal(self) -> bool:
-        return self._n()[0] == "T"
 
     def returns(self) -> list[float]:
-        n = self._n()
+        n = self.tree.nodes[self.node]
         return list(n[1]) if n[0] == "T" else [0.0] * self.tree.num_players
-
-    def __str__(self) -> str:
-        return f"node {self.node}"
 
 
 class VectorTreeEvaluator:

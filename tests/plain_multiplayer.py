@@ -15,6 +15,7 @@ chance nodes none; a terminal is worth ``returns()``, any other state at depth 0
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -41,8 +42,15 @@ def plain_paranoid(state: Any, depth: int, evaluator: Any, player: int) -> tuple
     return pick(children.values()), children
 
 
-def plain_maxn(state: Any, depth: int, evaluator: Any) -> tuple[tuple[float, ...], int | None]:
-    """(vector, root action) of expectimax^n; the action is None below a decision root."""
+def plain_maxn(
+    state: Any,
+    depth: int,
+    evaluator: Any,
+    outcomes: Callable[[Any], Sequence[tuple[int, float]]] = lambda s: s.chance_outcomes(),
+) -> tuple[tuple[float, ...], int | None]:
+    """(vector, root action) of expectimax^n; the action is None below a decision root.
+    ``outcomes`` gives a chance node's (outcome, probability) pairs: a sampled tree
+    (MCMS) replaces the game's with its draws."""
     players = state.num_players()
 
     def vector(s: Any) -> tuple[float, ...]:
@@ -54,7 +62,7 @@ def plain_maxn(state: Any, depth: int, evaluator: Any) -> tuple[tuple[float, ...
             return vector(s), None
         if s.is_chance_node():
             totals = [0.0] * players
-            for action, prob in s.chance_outcomes():
+            for action, prob in outcomes(s):
                 child = choose(s.child(action), d)[0]
                 for p in range(players):
                     totals[p] += prob * child[p]

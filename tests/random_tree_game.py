@@ -36,8 +36,24 @@ SHORT_NAME = "python_starspiel_random_tree"
 Node = tuple  # ("T", v) | ("D", p, ((a, c), ...), h) | ("C", ((o, p, c), ...), h)
 
 
+class TreeLiteral:
+    """What every generated tree (a frozen dataclass) shares: it is never copied, and it
+    prints as a Python expression that rebuilds it, to paste from a failure into a bug
+    report."""
+
+    def __deepcopy__(self, memo: dict) -> TreeLiteral:
+        return self  # immutable; states are deep-copied on every clone
+
+    def literal(self) -> str:
+        """A Python expression that rebuilds this tree (for bug reports)."""
+        fields = ", ".join(
+            f"{field.name}={getattr(self, field.name)!r}" for field in dataclasses.fields(self)
+        )
+        return f"{type(self).__name__}({fields})"
+
+
 @dataclasses.dataclass(frozen=True)
-class RandomTree:
+class RandomTree(TreeLiteral):
     """An explicit tree (DAG) plus the value bounds that hold on it.
 
     ``utility_bounds`` bound terminal values (the game's min/max utility);
@@ -54,17 +70,6 @@ class RandomTree:
             object.__setattr__(self, "eval_bounds", self.utility_bounds)
         object.__setattr__(self, "nodes", tuple(self.nodes))
         _validate(self)
-
-    def __deepcopy__(self, memo: dict) -> RandomTree:
-        return self  # immutable; states are deep-copied on every clone
-
-    def literal(self) -> str:
-        """A Python expression that rebuilds this tree (for bug reports)."""
-        return (
-            f"RandomTree(nodes={self.nodes!r}, num_players={self.num_players}, "
-            f"utility_bounds={self.utility_bounds!r}, "
-            f"eval_bounds={self.eval_bounds!r})"
-        )
 
 
 def _in(v: float, bounds: tuple[float, float]) -> bool:
@@ -112,37 +117,61 @@ def _validate(tree: RandomTree) -> None:
             raise ValueError(f"node {i}: heuristic value {h} outside eval bounds {eb}")
 
 
-def _game_type(num_players: int) -> pyspiel.GameType:
+def game_type(
+    short_name: str,
+    long_name: str,
+    utility: pyspiel.GameType.Utility,
+    players: tuple[int, int],
+    parameters: dict[str, Any],
+    chance_mode: pyspiel.GameType.ChanceMode = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+) -> pyspiel.GameType:
+    """The GameType of a test game: sequential, perfect information, terminal rewards, no
+    observations; ``players`` is (min, max)."""
     return pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="Python starspiel random tree (tests)",
+        short_name=short_name,
+        long_name=long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        chance_mode=chance_mode,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=(
-            pyspiel.GameType.Utility.ZERO_SUM
-            if num_players == 2
-            else pyspiel.GameType.Utility.GENERAL_SUM
-        ),
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=2,
-        min_num_players=1,
+        max_num_players=players[1],
+        min_num_players=players[0],
         provides_information_state_string=False,
         provides_information_state_tensor=False,
         provides_observation_string=False,
         provides_observation_tensor=False,
-        parameter_specification={"seed": 0, "players": 2, "fast_path": True},
+        parameter_specification=parameters,
     )
 
 
-def _max_length(nodes: Sequence[Node]) -> int:
+def _game_type(num_players: int) -> pyspiel.GameType:
+    return game_type(
+        SHORT_NAME,
+        "Python starspiel random tree (tests)",
+        pyspiel.GameType.Utility.ZERO_SUM
+        if num_players == 2
+        else pyspiel.GameType.Utility.GENERAL_SUM,
+        (1, 2),
+        {"seed": 0, "players": 2, "fast_path": True},
+    )
+
+
+def _children(node: Node) -> list[int]:
+    if node[0] == "D":
+        return [c for _, c in node[2]]
+    if node[0] == "C":
+        return [c for _, _, c in node[1]]
+    return []
+
+
+def max_length(nodes: Sequence[Node]) -> int:
+    """The most moves (decisions and chance events) from the root to a terminal, at least 1."""
     length = [0] * len(nodes)
     for i in range(len(nodes) - 1, -1, -1):
-        node = nodes[i]
-        if node[0] == "D":
-            length[i] = 1 + max(length[c] for _, c in node[2])
-        elif node[0] == "C":
-            length[i] = 1 + max(length[c] for _, _, c in node[1])
+        children = _children(nodes[i])
+        if children:
+            length[i] = 1 + max(length[c] for c in children)
     return max(1, length[0])
 
 
@@ -176,7 +205,7 @@ class RandomTreeGame(pyspiel.Game):
             min_utility=float(tree.utility_bounds[0]),
             max_utility=float(tree.utility_bounds[1]),
             utility_sum=0.0 if tree.num_players == 2 else None,
-            max_game_length=_max_length(tree.nodes),
+            max_game_length=max_length(tree.nodes),
         )
         super().__init__(
             _game_type(tree.num_players),
@@ -437,14 +466,6 @@ def random_tree(
             )
             nodes[idx] = ("C", edges, value(eval_bounds))
     return reorder(nodes, num_players, utility_bounds, eval_bounds)
-
-
-def _children(node: Node) -> list[int]:
-    if node[0] == "D":
-        return [c for _, c in node[2]]
-    if node[0] == "C":
-        return [c for _, _, c in node[1]]
-    return []
 
 
 def reorder(

@@ -18,6 +18,7 @@ from random_tree_game import (
     RandomTreeStateFast,
     TreeEvaluator,
     TreePosition,
+    game_type,
     random_tree,
 )
 
@@ -205,21 +206,13 @@ class _GeneralSumState(pyspiel.State):
 class _GeneralSumGame(pyspiel.Game):
     """Two players who both win: the smallest two-player general-sum game."""
 
-    TYPE = pyspiel.GameType(
-        short_name="starspiel_test_general_sum",
-        long_name="general sum test",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    TYPE = game_type(
+        "starspiel_test_general_sum",
+        "general sum test",
+        pyspiel.GameType.Utility.GENERAL_SUM,
+        (2, 2),
+        {},
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=2,
-        min_num_players=2,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-        parameter_specification={},
     )
 
     def __init__(self, params=None):

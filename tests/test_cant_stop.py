@@ -15,6 +15,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+from playouts import random_action
 
 import bots
 import games
@@ -263,17 +264,6 @@ def test_game_info_and_parameters():
     assert HEIGHTS == (3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3)
 
 
-def _random_game(game: pyspiel.Game, rng: random.Random) -> pyspiel.State:
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_end_with_one_winner_and_strings_round_trip(players):
     game = games.python_game("cant_stop", {"players": players})
@@ -287,11 +277,7 @@ def test_random_games_end_with_one_winner_and_strings_round_trip(players):
             values = evaluator.evaluate(state)
             assert len(values) == players and ordered_sum(values) == 0.0
             assert all(-1.0 <= v <= 1.0 for v in values)
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(random_action(state, rng))
         returns = state.returns()
         assert sorted(returns)[-1] == 1.0 and returns.count(1.0) == 1
         assert state.search_position().turns < 1000

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import pyspiel
 import pytest
+from playouts import random_action
 
 from bots import evaluators as ev
 from bots.evaluators.yacht import _YACHT_EXPECTED as YACHT_EXPECTED
@@ -50,11 +51,7 @@ def _random_games(game, n_games: int, seed: int, max_moves: int = 3000):
         yield s
         moves = 0
         while not s.is_terminal() and moves < max_moves:
-            if s.is_chance_node():
-                outcomes = s.chance_outcomes()
-                s.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            else:
-                s.apply_action(rng.choice(s.legal_actions()))
+            s.apply_action(random_action(s, rng))
             moves += 1
             yield s
 

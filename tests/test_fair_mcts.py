@@ -9,6 +9,7 @@ import pytest
 from games_in_scope import GAMES_IN_SCOPE
 from open_spiel.python.algorithms import mcts as os_mcts
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+from playouts import numpy_random_action
 
 import bots
 import games
@@ -70,11 +71,8 @@ def _after_chance(game: pyspiel.Game, seed: int) -> pyspiel.State:
     rng = np.random.RandomState(seed)
     state = game.new_initial_state()
     for _ in range(8):
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probs)))
-        elif not state.is_terminal():
-            state.apply_action(int(rng.choice(state.legal_actions())))
+        if not state.is_terminal():
+            state.apply_action(numpy_random_action(state, rng))
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     return state

@@ -15,6 +15,7 @@ import random
 import numpy as np
 import pyspiel
 import pytest
+from playouts import random_action
 
 import games
 from bots.evaluators import EVALUATORS
@@ -65,12 +66,7 @@ def _random_states(game, rng):
         yield state
         if state.is_terminal():
             return
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            action = rng.choices(actions, probs)[0]
-        else:
-            action = rng.choice(state.legal_actions())
-        state.apply_action(action)
+        state.apply_action(random_action(state, rng))
 
 
 def _random_playout(game, rng):

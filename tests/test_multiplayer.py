@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from nplayer_tree_game import (
     HashVectorEvaluator,
     VectorTree,
+    VectorTreeState,
     random_vector_tree,
     tree_game,
 )
@@ -132,16 +133,10 @@ def _tree_cases(seed: int) -> tuple[VectorTree, int, int]:
     return tree, root, rng.choice([1, 2, 3, 4])
 
 
-def _tree_state(game, root: int):
-    state = game.new_initial_state()
-    state.node = root
-    return state
-
-
 def _check_tree(seed: int, engine: str) -> None:
     tree, root, depth = _tree_cases(seed)
     game, evaluator = tree_game(tree)
-    state = _tree_state(game, root)
+    state = VectorTreeState(game, root)
     problems = _maxn_problems(game, evaluator, state, depth, seed % tree.num_players, engine)
     for player in range(tree.num_players):
         problems += _paranoid_problems(game, evaluator, state, depth, player, engine)
@@ -168,7 +163,7 @@ def test_engines_agree_on_trees_node_for_node(seed):
     _skip_without_native()
     tree, root, depth = _tree_cases(seed)
     game, evaluator = tree_game(tree)
-    state = _tree_state(game, root)
+    state = VectorTreeState(game, root)
     player = seed % tree.num_players
     configs = EXACT + ({"algorithm": "chanceprobcut"},)
     problems = _parity_problems(game, evaluator, state, depth, player, configs, "paranoid")
@@ -189,7 +184,7 @@ def test_deepening_one_searcher_stays_exact(multiplayer, engine):
     for seed in range(8):
         tree, root, _ = _tree_cases(seed)
         game, evaluator = tree_game(tree)
-        state = _tree_state(game, root)
+        state = VectorTreeState(game, root)
         player = state.current_player() if state.current_player() >= 0 else 0
         options = _options({"algorithm": "star2"}, multiplayer, 1000, evaluator)
         searcher = make_searcher(engine, game, player, options)
@@ -268,27 +263,10 @@ def test_real_games_engines_agree(game_string):
 # ---------------------------------------------------------------------------- MCMS
 
 
-def _sampled_plain(state, depth, evaluator, sampler) -> tuple:
-    """plain expectimax^n over the sampled tree: chance nodes replaced by their draws."""
-    players = state.num_players()
-
-    def choose(s, d):
-        if s.is_terminal() or d == 0:
-            raw = s.returns() if s.is_terminal() else evaluator.evaluate(s)
-            return tuple(float(raw[p]) for p in range(players)), None
-        if s.is_chance_node():
-            outcomes = sampler.sampled_outcomes(s) or s.chance_outcomes()
-            totals = [0.0] * players
-            for action, prob in outcomes:
-                child = choose(s.child(action), d)[0]
-                for p in range(players):
-                    totals[p] += prob * child[p]
-            return tuple(totals), None
-        mover = s.current_player()
-        children = [(choose(s.child(a), d - 1)[0], a) for a in s.legal_actions()]
-        return max(children, key=lambda item: (item[0][mover], -item[1]))
-
-    return choose(state, depth)
+def _draws(sampler: MaxnMCMSSearcher):
+    """The sampled tree's chance outcomes: the sampler's draws, all outcomes where it draws
+    none (plain expectimax^n over them is what MCMS must return)."""
+    return lambda s: sampler.sampled_outcomes(s) or s.chance_outcomes()
 
 
 @pytest.mark.parametrize("samples", [1, 2, 3, 6])
@@ -302,7 +280,7 @@ def test_mcms_maxn_is_plain_on_the_sampled_tree(samples, engine):
             "star2", multiplayer="maxn", samples=samples, seed=3, evaluator=evaluator
         )
         oracle = MaxnMCMSSearcher(game, player, options)  # its draws, not its search
-        plain, plain_action = _sampled_plain(state, 3, evaluator, oracle)
+        plain, plain_action = plain_maxn(state, 3, evaluator, _draws(oracle))
         for tt_size in (0, 100_000):
             searcher = make_searcher(
                 engine,

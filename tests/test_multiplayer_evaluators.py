@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 import pyspiel
 import pytest
+from playouts import pig_states, playout_states, random_action
 
 import bots
 from bots import native_engine
@@ -49,24 +50,6 @@ NATIVE_CASES = CASES + [("yacht(players=1)", YachtEvaluator)]
 IDS = [spec for spec, _ in CASES]
 
 
-def _playout_states(game: pyspiel.Game, n: int, seed: int, keep: float) -> list[pyspiel.State]:
-    """About `keep` of the states along seeded random playouts, each terminal state too."""
-    rng = random.Random(seed)
-    out: list[pyspiel.State] = []
-    while len(out) < n:
-        s = game.new_initial_state()
-        out.append(s.clone())
-        while not s.is_terminal() and len(out) < n:
-            if s.is_chance_node():
-                actions, probs = zip(*s.chance_outcomes())
-                s.apply_action(rng.choices(actions, probs)[0])
-            else:
-                s.apply_action(rng.choice(s.legal_actions()))
-            if s.is_terminal() or rng.random() < keep:
-                out.append(s.clone())
-    return out[:n]
-
-
 @functools.cache
 def _states(spec: str) -> tuple[pyspiel.State, ...]:
     """States of seeded playouts, shared by the tests (yacht's 7,776-outcome rolls are slow)."""
@@ -75,7 +58,7 @@ def _states(spec: str) -> tuple[pyspiel.State, ...]:
         n, keep = 250, 0.03
     else:
         n, keep = (250, 0.3) if spec.startswith("pig") else (150, 0.3)
-    states = tuple(_playout_states(game, n, seed=11, keep=keep))
+    states = tuple(playout_states(game, n, seed=11, keep=keep))
     kinds = {(s.is_chance_node(), s.is_terminal()) for s in states}
     assert {(True, False), (False, False), (False, True)} <= kinds, (spec, kinds)
     return states
@@ -281,18 +264,7 @@ def test_native_pig_long_turns_at_five_players():
     native = _native()
     game = pyspiel.load_game("pig(players=5,winscore=20)")
     evaluator = PigEvaluator(game)
-    rng = random.Random(9)
-    states = []
-    while len(states) < 400:
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                actions, probs = zip(*s.chance_outcomes())
-                s.apply_action(rng.choices(actions, probs)[0])
-            else:
-                s.apply_action(0 if rng.random() < 0.85 else 1)
-            states.append(s.clone())
-    for s in states:
+    for s in pig_states(game, 400, seed=9, roll=0.85):
         for p in range(5):
             assert native.evaluator_value("pig", game, s, p) == evaluator.player_value(s, p), s
 
@@ -321,14 +293,9 @@ def _position(game: pyspiel.Game, plies: int, seed: int) -> pyspiel.State:
     rng = random.Random(seed)
     s = game.new_initial_state()
     for _ in range(plies):
-        if s.is_chance_node():
-            actions, probs = zip(*s.chance_outcomes())
-            s.apply_action(rng.choices(actions, probs)[0])
-        else:
-            s.apply_action(rng.choice(s.legal_actions()))
+        s.apply_action(random_action(s, rng))
     while s.is_chance_node():
-        actions, probs = zip(*s.chance_outcomes())
-        s.apply_action(rng.choices(actions, probs)[0])
+        s.apply_action(random_action(s, rng))
     assert not s.is_terminal()
     return s
 

@@ -16,6 +16,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import evaluate_bots as python_evaluate_bots
+from playouts import numpy_random_action
 
 import bots
 from bots import factory, native_engine
@@ -61,14 +62,9 @@ def positions(game: pyspiel.Game, count: int, seed: int, max_moves: int = 60):
         for _ in range(rng.randint(1, max_moves)):
             if state.is_terminal():
                 break
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
-            else:
-                state.apply_action(int(rng.choice(state.legal_actions())))
+            state.apply_action(numpy_random_action(state, rng))
         while state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            state.apply_action(numpy_random_action(state, rng))
         if not state.is_terminal():
             found.append(state)
     return found

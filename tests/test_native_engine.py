@@ -18,6 +18,7 @@ import pyspiel
 import pytest
 from engines import native_problem, position_keyed
 from exactness import deepen, deepening_differences
+from playouts import random_action
 from random_tree_game import RandomTreeGame, StateOnlyTreeEvaluator, random_tree
 
 import bots
@@ -381,13 +382,10 @@ def test_engines_agree_along_a_whole_game(tmp_path, game_string, spec, depth):
     state = game.new_initial_state()
     decisions = 0
     while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
-            continue
-        python = deepen(game, state, spec, depth, "python", **extra)
-        native = deepen(game, state, spec, depth, "native", **extra)
-        assert_same(python, native, f"{game_string} {spec} after {state.history()}")
-        decisions += 1
-        state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_chance_node():
+            python = deepen(game, state, spec, depth, "python", **extra)
+            native = deepen(game, state, spec, depth, "native", **extra)
+            assert_same(python, native, f"{game_string} {spec} after {state.history()}")
+            decisions += 1
+        state.apply_action(random_action(state, rng))
     assert decisions > 10

@@ -8,11 +8,10 @@ game parameters, and on the golden values of tests/evaluator_golden_values.json.
 
 from __future__ import annotations
 
-import random
-
 import pyspiel
 import pytest
 from evaluator_golden import GOLDEN, golden_states
+from playouts import pig_states, playout_states
 
 import games  # noqa: F401 - registers the custom games of the golden file
 from bots import native_engine
@@ -58,24 +57,6 @@ CASES = [
 MIDPOINT_SPECS = ["pig", "2048", "backgammon", "tic_tac_toe", "chance_tic_tac_toe"]
 
 
-def _playout_states(game: pyspiel.Game, n: int, seed: int, keep: float) -> list[pyspiel.State]:
-    """About `keep` of the states along seeded random playouts, each terminal state too."""
-    rng = random.Random(seed)
-    out: list[pyspiel.State] = []
-    while len(out) < n:
-        s = game.new_initial_state()
-        out.append(s.clone())
-        while not s.is_terminal() and len(out) < n:
-            if s.is_chance_node():
-                actions, probs = zip(*s.chance_outcomes())
-                s.apply_action(rng.choices(actions, probs)[0])
-            else:
-                s.apply_action(rng.choice(s.legal_actions()))
-            if s.is_terminal() or rng.random() < keep:
-                out.append(s.clone())
-    return out[:n]
-
-
 def _mismatches(name, game, evaluator, states) -> list[str]:
     bad = []
     for s in states:
@@ -93,7 +74,7 @@ def test_native_equals_python(spec, cls):
     evaluator = cls(game)
     # Long games (backgammon, banqi, maedn) keep fewer states per playout.
     keep = 0.05 if spec.startswith(("backgammon", "banqi", "maedn", "2048")) else 0.3
-    states = _playout_states(game, 300, seed=17, keep=keep)
+    states = playout_states(game, 300, seed=17, keep=keep)
     kinds = {(s.is_chance_node(), s.is_terminal()) for s in states}
     assert (True, False) in kinds and (False, False) in kinds, (spec, kinds)
     bad = _mismatches(cls.native_name, game, evaluator, states)
@@ -103,7 +84,7 @@ def test_native_equals_python(spec, cls):
 @pytest.mark.parametrize("spec", MIDPOINT_SPECS)
 def test_native_midpoint_equals_python(spec):
     game = pyspiel.load_game(spec)
-    states = _playout_states(game, 100, seed=3, keep=0.1)
+    states = playout_states(game, 100, seed=3, keep=0.1)
     bad = _mismatches("midpoint", game, MidpointEvaluator(game), states)
     assert not bad, f"{spec}: {len(bad)} mismatches, first: {bad[0]}"
 
@@ -133,17 +114,7 @@ def test_pig_long_turns_and_near_wins():
     """A roll-happy policy reaches turn totals past the hold-wins threshold and scores near w."""
     for spec in ("pig(winscore=20)", "pig(winscore=20,piglet=True)"):
         game = pyspiel.load_game(spec)
-        rng = random.Random(5)
-        states = []
-        while len(states) < 300:
-            s = game.new_initial_state()
-            while not s.is_terminal():
-                if s.is_chance_node():
-                    actions, probs = zip(*s.chance_outcomes())
-                    s.apply_action(rng.choices(actions, probs)[0])
-                else:
-                    s.apply_action(0 if rng.random() < 0.9 else 1)  # 0 rolls, 1 holds
-                states.append(s.clone())
+        states = pig_states(game, 300, seed=5, roll=0.9)
         bad = _mismatches("pig", game, PigEvaluator(game), states)
         assert not bad, f"{spec}: {len(bad)} mismatches, first: {bad[0]}"
 

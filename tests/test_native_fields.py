@@ -23,6 +23,7 @@ import pyspiel
 import pytest
 from exactness import deepen, deepening_differences
 from games_in_scope import GAMES_IN_SCOPE
+from playouts import random_action
 
 import games  # noqa: F401  (registers the custom games)
 from bots import native_engine
@@ -123,11 +124,7 @@ def _states(game: pyspiel.Game, seed: int, walks: int) -> Iterator[pyspiel.State
         state = game.new_initial_state()
         while not state.is_terminal():
             yield state
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(random_action(state, rng))
 
 
 @pytest.mark.parametrize(

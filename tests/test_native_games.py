@@ -1,4 +1,5 @@
-"""The C++ twins of the custom games (games/native/) against their Python games.
+"""The C++ twins of the custom games (games/native/) against their Python games
+(Can't Stop's searches on both: tests/test_cant_stop_native.py).
 
 Random play drives a Python game (its class instantiated directly, outside the
 registry) and the C++ twin (``pyspiel.load_game``) with the same seeded actions,
@@ -17,27 +18,30 @@ from pathlib import Path
 
 import pyspiel
 import pytest
+from playouts import random_action, replay
 
 import games
 from bots import native_engine
-from bots.evaluators import BallardEvaluator, ChanceTTTEvaluator, DiceEvaluator
+from bots.evaluators import (
+    BallardEvaluator,
+    CantStopEvaluator,
+    ChanceTTTEvaluator,
+    DiceEvaluator,
+)
 from bots.keys import KEY_FUNCTIONS, SAMPLING_KEY_FUNCTIONS, custom_game_key
 from bots.mcms import canonical_text
-from games import ballard_tree, chance_tic_tac_toe, dice
+from games import PYTHON_GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 
-MODULES = {"dice": dice, "chance_tic_tac_toe": chance_tic_tac_toe, "ballard_tree": ballard_tree}
-PYTHON_GAMES = {
-    "dice": dice.DiceGame,
-    "chance_tic_tac_toe": chance_tic_tac_toe.ChanceTTTGame,
-    "ballard_tree": ballard_tree.BallardGame,
-}
 EVALUATORS = {
     "dice": DiceEvaluator,
     "chance_tic_tac_toe": ChanceTTTEvaluator,
     "ballard_tree": BallardEvaluator,
+    "cant_stop": CantStopEvaluator,
 }
+# Can't Stop's twin has no UndoAction: the native engine clones it.
+UNDOABLE = {"dice", "chance_tic_tac_toe", "ballard_tree"}
 
 DICE_PARAMS = [{"n": n, "k": k} for n in range(3, 8) for k in range(3, 6) if k <= n]
 TTT_PARAMS = [{}]
@@ -49,11 +53,14 @@ BALLARD_PARAMS = [
     for final in (False, True)
     if n**plies <= 700
 ]
+CANT_STOP_PARAMS = [{"players": 2}, {"players": 3}, {"players": 4}, {"players": 2, "horizon": 30}]
 CASES = (
     [("dice", p) for p in DICE_PARAMS]
     + [("chance_tic_tac_toe", p) for p in TTT_PARAMS]
     + [("ballard_tree", p) for p in BALLARD_PARAMS]
+    + [("cant_stop", p) for p in CANT_STOP_PARAMS]
 )
+PLAYS = {"chance_tic_tac_toe": 12, "cant_stop": 4}  # whole games a case; else 3
 
 
 def _native_game(name: str, params: dict):
@@ -75,7 +82,8 @@ def test_native_twins_are_registered_when_the_engine_loads():
         pytest.skip(f"native engine unavailable: {native_engine.problem()}")
     assert games.native_twins()
     evaluator_names = native_engine.require().evaluator_names()
-    for name in MODULES:
+    assert set(EVALUATORS) == set(PYTHON_GAMES)
+    for name in PYTHON_GAMES:
         assert EVALUATORS[name].native_name == name
         assert name in evaluator_names
         assert KEY_FUNCTIONS[name] is custom_game_key
@@ -112,6 +120,7 @@ def test_game_info_and_type_agree(case):
 
 
 def _step_agrees(name, cpp_game, cpp, py, native, py_eval, rng):
+    players = cpp_game.num_players()
     assert str(cpp) == str(py)
     player = cpp.current_player()
     assert player == py.current_player()
@@ -120,32 +129,30 @@ def _step_agrees(name, cpp_game, cpp, py, native, py_eval, rng):
     assert cpp.returns() == py.returns()
     assert cpp.legal_actions() == py.legal_actions()
     assert cpp.history() == py.history()
-    for p in range(2):
+    for p in range(players):
         assert cpp.observation_tensor(p) == py.observation_tensor(p)
         assert cpp.observation_string(p) == py.observation_string(p)
         assert cpp.information_state_string(p) == py.information_state_string(p)
     # The Python position rebuilt from the C++ state, and MCMS's seed text.
     pos = py.search_position()
-    rebuilt = MODULES[name].__dict__[type(pos).__name__].from_state(cpp)
+    rebuilt = type(pos).from_state(cpp)
     assert rebuilt == pos
     assert canonical_text(SAMPLING_KEY_FUNCTIONS[name](cpp)) == canonical_text(pos)
     assert custom_game_key(cpp) == custom_game_key(py)
     # Evaluators: the C++ twin, and the Python one on either state, to the bit.
-    for p in range(2):
+    for p in range(players):
         expected = py_eval.player_value(py, p)
         assert py_eval.player_value(cpp, p) == expected
         assert native.evaluator_value(name, cpp_game, cpp, p) == expected
     if cpp.is_terminal():
         return None
     if cpp.is_chance_node():
-        outcomes = cpp.chance_outcomes()
-        assert outcomes == py.chance_outcomes()
-        actions, probs = zip(*outcomes)
-        action = rng.choices(actions, probs)[0]
-    else:
-        action = rng.choice(cpp.legal_actions())
+        assert cpp.chance_outcomes() == py.chance_outcomes()
+    action = random_action(cpp, rng)
     for a in cpp.legal_actions():
         assert cpp.action_to_string(player, a) == py.action_to_string(player, a)
+    if name not in UNDOABLE:
+        return action
     # Undo restores the state exactly (the native engine may use it).
     child = cpp.child(action)
     child.undo_action(player, action)
@@ -162,11 +169,10 @@ def test_random_play_agrees_step_by_step(case):
     native = native_engine.require()
     py_eval = EVALUATORS[name](py_game)
     assert EVALUATORS[name](cpp_game).bounds == py_eval.bounds
-    for p in range(2):
+    for p in range(cpp_game.num_players()):
         assert EVALUATORS[name](cpp_game).player_bounds(p) == py_eval.player_bounds(p)
     rng = random.Random(f"{_case_id(case)}")
-    plays = 12 if name == "chance_tic_tac_toe" else 3
-    for _ in range(plays):
+    for _ in range(PLAYS.get(name, 3)):
         cpp, py = cpp_game.new_initial_state(), py_game.new_initial_state()
         while True:
             action = _step_agrees(name, cpp_game, cpp, py, native, py_eval, rng)
@@ -198,7 +204,7 @@ def test_large_random_trees_walk_back_to_the_python_leaves(n, plies, final):
         assert state.returns() == expected.returns(), path
         for _undone in range(rng.randrange(1, len(path) + 1)):
             state.undo_action(state.current_player(), path.pop())
-        assert str(state) == str(_replayed(py_game, path))
+        assert str(state) == str(replay(py_game, path))
 
 
 def _cpp_arcs(state, n: int) -> tuple[int, ...]:
@@ -237,13 +243,6 @@ def test_random_trees_match_the_python_twin_at_every_node(n, plies, final, seed)
     assert nodes == sum(n**level for level in range(2 * plies - 1 + final))
 
 
-def _replayed(game, path):
-    state = game.new_initial_state()
-    for action in path:
-        state.apply_action(action)
-    return state
-
-
 @pytest.mark.parametrize(
     "spec, words",
     [
@@ -253,6 +252,8 @@ def _replayed(game, path):
         ("ballard_tree(order=worst)", ["order='worst'", "best", "random"]),
         ("ballard_tree(plies=0)", ["plies=0", ">= 1"]),
         ("ballard_tree(n=1)", ["n=1", ">= 2"]),
+        ("cant_stop(players=5)", ["players=5", "[2, 4]"]),
+        ("cant_stop(horizon=0)", ["horizon=0", "[1, 10000]", "turns before a draw"]),
     ],
 )
 def test_native_parameter_errors_are_the_python_ones(spec, words):

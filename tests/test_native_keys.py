@@ -12,6 +12,7 @@ import random
 
 import pyspiel
 import pytest
+from playouts import random_action
 
 import games  # noqa: F401  (registers the custom games)
 from bots import native_engine
@@ -48,11 +49,7 @@ def _states(game: pyspiel.Game, seed: int, walks: int) -> list[pyspiel.State]:
                 found.append(child)
                 if not child.is_terminal():
                     found.extend(child.child(a) for a in child.legal_actions()[:6])
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(random_action(state, rng))
     return [s for s in found if not s.is_terminal()]
 
 

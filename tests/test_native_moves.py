@@ -11,6 +11,7 @@ import random
 
 import pyspiel
 import pytest
+from playouts import random_action
 
 from bots import native_engine
 
@@ -24,12 +25,9 @@ def _random_states(game: pyspiel.Game, games: int, seed: int):
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-                continue
-            yield state
-            state.apply_action(rng.choice(state.legal_actions()))
+            if not state.is_chance_node():
+                yield state
+            state.apply_action(random_action(state, rng))
 
 
 @pytest.mark.parametrize("spec", ["backgammon", "backgammon(hyper_backgammon=true)"])
@@ -87,15 +85,12 @@ def test_einstein_moves_applied_by_the_engine_are_openspiels():
         while not state.is_terminal():
             assert module.fast_current_player(state) == state.current_player(), str(state)
             assert module.fast_apply_mismatches(state) == [], str(state)
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-                continue
-            checked += len(state.legal_actions())
-            captures += any(action % 2 for action in state.legal_actions())
-            for action in state.legal_actions():
-                wins += state.child(action).is_terminal()
-            state.apply_action(rng.choice(state.legal_actions()))
+            if not state.is_chance_node():
+                checked += len(state.legal_actions())
+                captures += any(action % 2 for action in state.legal_actions())
+                for action in state.legal_actions():
+                    wins += state.child(action).is_terminal()
+            state.apply_action(random_action(state, rng))
         assert module.fast_current_player(state) == pyspiel.PlayerId.TERMINAL
     assert checked > 1000 and captures > 0 and wins > 0, (checked, captures, wins)
     assert module.fast_apply_mismatches(pyspiel.load_game("pig").new_initial_state()) is None
@@ -124,12 +119,10 @@ def test_2048_moves_and_ends_are_openspiels(spec):
             assert module.fast_apply_mismatches(state) == [], str(state)
             if state.is_chance_node():
                 assert module.fast_legal_actions(state) is None
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-                continue
-            assert module.fast_legal_actions(state) == state.legal_actions(), str(state)
-            decisions += 1
-            state.apply_action(rng.choice(state.legal_actions()))
+            else:
+                assert module.fast_legal_actions(state) == state.legal_actions(), str(state)
+                decisions += 1
+            state.apply_action(random_action(state, rng))
     assert decisions > 200 and full_boards + targets == 6, (decisions, full_boards, targets)
     if spec == "2048":
         assert full_boards > 0

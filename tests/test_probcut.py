@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pyspiel
 import pytest
+from playouts import random_action
 
 import games  # noqa: F401  (registers dice)
 from bots import make_bot
@@ -53,18 +54,16 @@ def chance_children_positions(game, count, seed, plies=6):
         steps = 0
         while not state.is_terminal() and len(found) < count and steps < 200:
             steps += 1
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-                if (
-                    steps > plies
-                    and not state.is_terminal()
-                    and not state.is_chance_node()
-                    and rng.random() < 0.5
-                ):
-                    found.append(state.clone())
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            after_chance = state.is_chance_node()
+            state.apply_action(random_action(state, rng))
+            if (
+                after_chance
+                and steps > plies
+                and not state.is_terminal()
+                and not state.is_chance_node()
+                and rng.random() < 0.5
+            ):
+                found.append(state.clone())
     return found
 
 
@@ -217,8 +216,7 @@ def test_plays_legal_moves_everywhere(tmp_path, game_string, engine):
     moves = 0
     while not state.is_terminal() and moves < 6:
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
+            state.apply_action(random_action(state, rng))
             continue
         player = state.current_player()
         action = bots[player].step(state)

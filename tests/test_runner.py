@@ -13,6 +13,7 @@ import time
 
 import pytest
 import runner_tasks
+from run_folders import kill_when_written
 
 from experiments.common import results, runner
 from experiments.common.runner import RunnerOptions, Task
@@ -134,16 +135,8 @@ def test_a_run_killed_with_sigkill_resumes_running_only_what_is_missing(tmp_path
     out = tmp_path / "run"
     command = [sys.executable, os.path.join(ROOT, "tests", "runner_tasks.py"), str(out), "40", "2"]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests")]))
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     path = out / "records.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:
-        if path.exists() and path.read_text().count("\n") >= 5:
-            break
-        time.sleep(0.005)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    assert proc.returncode == -signal.SIGKILL, proc.stderr.read() if proc.stderr else ""
+    kill_when_written(command, path, 5, 60, env=env)
     before = path.read_text().count("\n")
     assert 5 <= before < 40
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)

@@ -11,6 +11,7 @@ import random
 import tracemalloc
 
 import pyspiel
+from playouts import random_action
 
 from bots.search import Searcher
 from bots.transposition import TranspositionTable
@@ -21,12 +22,9 @@ def _decision_states_along_a_game(game: pyspiel.Game, seed: int) -> list:
     state = game.new_initial_state()
     found = []
     while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
-        else:
+        if not state.is_chance_node():
             found.append(state.clone())
-            state.apply_action(rng.choice(state.legal_actions()))
+        state.apply_action(random_action(state, rng))
     return found
 
 

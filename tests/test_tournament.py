@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pyspiel
 import pytest
+from run_folders import chance_outcomes, records, without_timing
 
 from bots import native_engine
 from bots.search_bot import SearchBot
@@ -24,7 +25,6 @@ from experiments.tournament.schedule import build_tasks
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAME = "pig(winscore=20)"
 FIXED = ["expectiminimax(max_depth=1)", "star2(max_depth=2)", "random"]
-TIMING_KEYS = ("seconds", "seconds_by_seat", "cpu_seconds")
 
 
 def config(
@@ -49,20 +49,6 @@ def run(
     return tournament.run_tournament(
         cfg, str(out), options=RunnerOptions(**options), bootstrap=bootstrap, plots=plots
     )
-
-
-def records(out) -> list[dict]:
-    return list(results.read_records(os.path.join(str(out), "games.jsonl")).values())
-
-
-def without_timing(recs: list[dict]) -> dict[str, dict]:
-    """Records keyed by id with the wall-clock fields removed (they are never reproducible)."""
-    clean = {}
-    for r in recs:
-        r = {k: v for k, v in r.items() if k not in TIMING_KEYS}
-        r["search"] = [{k: v for k, v in mv.items() if k != "seconds"} for mv in r["search"]]
-        clean[r["id"]] = r
-    return clean
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -115,16 +101,6 @@ def test_outcome_for_inverts_the_cumulative_distribution():
     assert abs(counts[5] / 20000 - 0.5) < 0.02
 
 
-def _chance_outcomes(record: dict) -> list[int]:
-    state = pyspiel.load_game(record["game"]).new_initial_state()
-    chance = []
-    for action in record["history"]:
-        if state.is_chance_node():
-            chance.append(action)
-        state.apply_action(action)
-    return chance
-
-
 def test_paired_games_share_their_dice():
     # Different bots, different moves: pig's die has the same distribution at every roll,
     # so the k-th roll of the two seat-swapped games must coincide for all k.
@@ -135,10 +111,10 @@ def test_paired_games_share_their_dice():
         a, b = recs[f"0v1#{2 * pair}"], recs[f"0v1#{2 * pair + 1}"]
         assert a["bot_index"] == [0, 1] and b["bot_index"] == [1, 0]
         assert a["seed"]["chance"] == b["seed"]["chance"]
-        ca, cb = _chance_outcomes(a), _chance_outcomes(b)
+        ca, cb = chance_outcomes(a), chance_outcomes(b)
         k = min(len(ca), len(cb))
         assert k > 5 and ca[:k] == cb[:k]
-    assert _chance_outcomes(recs["0v1#0"])[:20] != _chance_outcomes(recs["0v1#2"])[:20]
+    assert chance_outcomes(recs["0v1#0"])[:20] != chance_outcomes(recs["0v1#2"])[:20]
 
 
 def test_identical_bots_replay_the_same_game_in_both_seats():
@@ -196,7 +172,7 @@ def test_bot_error_is_recorded_and_the_other_games_finish(tmp_path, monkeypatch)
 
     monkeypatch.setattr(tournament_play, "create_bot", create)
     summary = run(cfg, tmp_path, workers=1)
-    recs = {r["id"]: r for r in records(tmp_path)}
+    recs = records(tmp_path)
     assert len(recs) == 4
     bad = recs["0v1#1"]
     assert "RuntimeError: flaky bot exploded" in bad["error"] and "Traceback" in bad["error"]
@@ -208,7 +184,7 @@ def test_bot_error_is_recorded_and_the_other_games_finish(tmp_path, monkeypatch)
 
 def test_cut_off_games_are_recorded_with_their_returns(tmp_path):
     run(config(bots=["random", "random"], games_per_pair=2, max_moves=3), tmp_path, workers=1)
-    for r in records(tmp_path):
+    for r in records(tmp_path).values():
         assert r["cut_off"] and r["moves"] == 3 and r["returns"] == [0.0, 0.0]
         assert r["winner"] is None
 
@@ -223,10 +199,10 @@ def test_one_player_game_reports_score_statistics(tmp_path):
     assert [s["games"] for s in summary.scores] == [3, 3]
     md = (tmp_path / "summary.md").read_text()
     assert "## Scores" in md and "95% CI" in md
-    ids = sorted(r["id"] for r in records(tmp_path))
+    ids = sorted(records(tmp_path))
     assert ids == ["0#0", "0#1", "0#2", "1#0", "1#1", "1#2"]
     # Common dice across bots: game k of every bot starts from the same ball column.
-    recs = {r["id"]: r for r in records(tmp_path)}
+    recs = records(tmp_path)
     assert recs["0#1"]["history"][0] == recs["1#1"]["history"][0]
 
 
@@ -327,7 +303,7 @@ def test_a_game_past_its_timeout_names_the_bot_to_move_and_the_run_goes_on(tmp_p
     monkeypatch.setattr(tournament_play, "create_bot", create)
     cfg = config(bots=["hang", "random"], games_per_pair=2)
     summary = run(cfg, tmp_path, workers=1)
-    recs = {r["id"]: r for r in records(tmp_path)}
+    recs = records(tmp_path)
     assert sorted(recs) == ["0v1#0", "0v1#1"]
     limit = f"{tournament.DEFAULT_GAME_TIMEOUT:g}"
     for r in recs.values():

@@ -6,16 +6,14 @@ import itertools
 import json
 import math
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import pyspiel
 import pytest
+from run_folders import chance_outcomes, kill_when_written, records, without_timing
 
 from experiments import tournament
-from experiments.common import results
 from experiments.common.errors import ExperimentError
 from experiments.common.runner import RunnerOptions
 from experiments.tournament import play as tournament_play
@@ -27,7 +25,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PIG3 = "pig(players=3,winscore=20)"
 PIG4 = "pig(players=4,winscore=15)"
 MCTS = "mcts(max_simulations=20)"
-TIMING_KEYS = ("seconds", "seconds_by_seat", "cpu_seconds")
 
 
 def config(game: str, bots: list[str], games: int, **extra) -> dict:
@@ -46,29 +43,6 @@ def config(game: str, bots: list[str], games: int, **extra) -> dict:
 def run(cfg: dict, out, workers: int = 1, **kwargs) -> tournament.Summary:
     options = RunnerOptions(workers=workers, progress=False, task_timeout=120)
     return tournament.run_tournament(cfg, str(out), options=options, plots=False, **kwargs)
-
-
-def records(out) -> dict[str, dict]:
-    return results.read_records(os.path.join(str(out), tournament.RECORDS_FILE))
-
-
-def without_timing(recs: dict[str, dict]) -> dict[str, dict]:
-    clean = {}
-    for key, r in recs.items():
-        r = {k: v for k, v in r.items() if k not in TIMING_KEYS}
-        r["search"] = [{k: v for k, v in mv.items() if k != "seconds"} for mv in r["search"]]
-        clean[key] = r
-    return clean
-
-
-def chance_outcomes(record: dict) -> list[int]:
-    state = pyspiel.load_game(record["game"]).new_initial_state()
-    chance = []
-    for action in record["history"]:
-        if state.is_chance_node():
-            chance.append(action)
-        state.apply_action(action)
-    return chance
 
 
 # ---- schedule: matches and seatings ------------------------------------------------------
@@ -412,16 +386,8 @@ def test_a_killed_two_worker_run_resumes_only_the_missing_games(tmp_path):
         "--noprogress",
         f"--out={out}",
     ]
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     path = out / tournament.RECORDS_FILE
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if path.exists() and path.read_text().count("\n") >= 4:
-            break
-        time.sleep(0.005)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    assert proc.returncode == -signal.SIGKILL, proc.stderr.read() if proc.stderr else ""
+    kill_when_written(args, path, 4, 120, cwd=ROOT)
     before = records(out)
     assert 4 <= len(before) < 30
     done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)

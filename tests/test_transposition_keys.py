@@ -12,9 +12,11 @@ here on whole search trees, where such collisions actually happen.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pyspiel
 import pytest
+from playouts import random_action
 
 from bots.keys import (
     DIGEST_MODULUS,
@@ -46,35 +48,38 @@ def _signature(state, key):
     )
 
 
-def _collisions(game_string: str, positions: int, depth: int, seed: int = 0, key=None) -> list:
-    game = pyspiel.load_game(game_string)
-    key = key or default_key_function(game)
-    rng = random.Random(seed)
-    seen: dict = {}
-    collisions = []
+def _nodes_near_random_states(
+    game: pyspiel.Game, rng: random.Random, positions: int, max_plies: int, depth: int
+) -> Iterator[pyspiel.State]:
+    """Every node up to ``depth`` decisions below each of ``positions`` states reached by
+    seeded random play (up to ``max_plies`` steps, drawn per state)."""
     for _ in range(positions):
         state = game.new_initial_state()
-        for _ in range(rng.randint(0, 40)):
+        for _ in range(rng.randint(0, max_plies)):
             if state.is_terminal():
                 break
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(random_action(state, rng))
         stack = [(state, depth)]
         while stack:
             node, remaining = stack.pop()
-            node_key = key(node)
-            signature = _signature(node, key)
-            if seen.setdefault(node_key, signature) != signature:
-                collisions.append(node.history())
+            yield node
             if node.is_terminal() or remaining == 0:
                 continue
             if node.is_chance_node():
                 stack.extend((node.child(a), remaining) for a, _ in node.chance_outcomes())
             else:
                 stack.extend((node.child(a), remaining - 1) for a in node.legal_actions())
+
+
+def _collisions(game_string: str, positions: int, depth: int, seed: int = 0, key=None) -> list:
+    game = pyspiel.load_game(game_string)
+    key = key or default_key_function(game)
+    seen: dict = {}
+    collisions = []
+    for node in _nodes_near_random_states(game, random.Random(seed), positions, 40, depth):
+        signature = _signature(node, key)
+        if seen.setdefault(key(node), signature) != signature:
+            collisions.append(node.history())
     return collisions
 
 
@@ -136,12 +141,7 @@ def test_digest_kept_along_the_path_equals_the_digest_of_the_history(game_string
     for _ in range(60):
         if node.state.is_terminal():
             break
-        if node.state.is_chance_node():
-            actions, probs = zip(*node.chance_outcomes())
-            action = rng.choices(actions, probs)[0]
-        else:
-            action = rng.choice(node.legal_actions())
-        node = node.child(action)
+        node = node.child(random_action(node.state, rng))
         assert node.digest == history_digest(node.state.history())
         assert digest_key(node) == node.digest
 
@@ -191,29 +191,11 @@ def test_custom_game_keys_equal_exactly_when_positions_do(game_string, positions
     params = {k: v for k, v in pyspiel.game_parameters_from_string(game_string).items()}
     params.pop("name")
     game = python_game(params)
-    rng = random.Random(3)
     by_key: dict = {}
     by_position: dict = {}
-    for _ in range(positions):
-        state = game.new_initial_state()
-        for _ in range(rng.randint(0, 1 if name == "ballard_tree" else 12)):
-            if state.is_terminal():
-                break
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-        stack = [(state, depth)]
-        while stack:
-            node, remaining = stack.pop()
-            key, position = custom_game_key(node), node.search_position()
-            assert by_key.setdefault(key, position) == position
-            assert by_position.setdefault(position, key) == key
-            if node.is_terminal() or remaining == 0:
-                continue
-            if node.is_chance_node():
-                stack.extend((node.child(a), remaining) for a, _ in node.chance_outcomes())
-            else:
-                stack.extend((node.child(a), remaining - 1) for a in node.legal_actions())
+    plies = 1 if name == "ballard_tree" else 12
+    for node in _nodes_near_random_states(game, random.Random(3), positions, plies, depth):
+        key, position = custom_game_key(node), node.search_position()
+        assert by_key.setdefault(key, position) == position
+        assert by_position.setdefault(position, key) == key
     assert len(by_key) == len(by_position) > 10

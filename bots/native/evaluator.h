@@ -26,6 +26,14 @@ class Evaluator {
   virtual double NonTerminalValue(const open_spiel::State& state, int player) {
     return Value(state, player);
   }
+  // Every player's NonTerminalValue() into `values` (sized to the players):
+  // max^n's leaf. An evaluator that rates all players at once (pig, maedn and
+  // yacht at more than two players) overrides it to do so once, not per player.
+  virtual void NonTerminalValues(const open_spiel::State& state, std::vector<double>* values) {
+    for (int p = 0; p < static_cast<int>(values->size()); ++p) {
+      (*values)[p] = NonTerminalValue(state, p);
+    }
+  }
 };
 
 using EvaluatorFactory = std::function<std::unique_ptr<Evaluator>(const open_spiel::Game& game)>;

@@ -492,19 +492,27 @@ void Searcher::PutFirst(const std::vector<std::int64_t>& root_order,
   *actions = std::move(ordered);
 }
 
-RootResult Searcher::Root(const Node& node, int player, int depth,
-                          const std::vector<std::int64_t>& root_order, RootResult* partial) {
-  ++stats_.nodes;
-  const bool maximize = player == options_.player;
+std::vector<open_spiel::Action> Searcher::RootActions(const Node& node, int player, int depth,
+                                                      const std::vector<std::int64_t>& root_order,
+                                                      Key* key) {
   std::int64_t tt_move = kNoMove;
-  Key key = 0;
   if (table_) {
-    key = NodeKey(node);
-    if (const Entry* entry = table_->Get(key)) tt_move = entry->move;
+    *key = NodeKey(node);
+    if (const Entry* entry = table_->Get(*key)) tt_move = entry->move;
   }
   std::vector<open_spiel::Action> actions;
   OrderedActions(node, player, depth, tt_move, &actions);
   PutFirst(root_order, &actions);
+  return actions;
+}
+
+RootResult Searcher::Root(const Node& node, int player, int depth,
+                          const std::vector<std::int64_t>& root_order, RootResult* partial) {
+  ++stats_.nodes;
+  const bool maximize = player == options_.player;
+  Key key = 0;
+  const std::vector<open_spiel::Action> actions =
+      RootActions(node, player, depth, root_order, &key);
   RootResult result;
   result.value = maximize ? -kInf : kInf;
   double alpha = -kInf, beta = kInf;
@@ -533,26 +541,24 @@ RootResult Searcher::Root(const Node& node, int player, int depth,
 
 // ----------------------------------------------------------------- interior
 
-double Searcher::SearchNode(const Node& node, int depth, double alpha, double beta) {
+inline int Searcher::Enter(const Node& node, int depth) {
   ++stats_.nodes;
   if (stats_.nodes >= next_time_check_) Tick();
   const int player = PlayerAt(*node.state);
-  if (player < 0) {
-    if (player != kChance) {
-      ++stats_.leaves;
-      return TerminalValue(node);
-    }
-    if (depth == 0) {
-      ++stats_.leaves;
-      return Leaf(node);
-    }
-    return Chance(node, depth, alpha, beta);
-  }
-  if (depth == 0) {
+  if (player >= 0 || player == kChance) {
+    if (depth != 0) return player;
     ++stats_.leaves;
-    return Leaf(node);
+    return kFrontierNode;
   }
-  return Decision(node, player, depth, alpha, beta, nullptr, nullptr);
+  ++stats_.leaves;
+  return kTerminalNode;
+}
+
+double Searcher::SearchNode(const Node& node, int depth, double alpha, double beta) {
+  const int kind = Enter(node, depth);
+  if (kind >= 0) return Decision(node, kind, depth, alpha, beta, nullptr, nullptr);
+  if (kind == kChance) return Chance(node, depth, alpha, beta);
+  return kind == kFrontierNode ? Leaf(node) : TerminalValue(node);
 }
 
 double Searcher::Leaf(const Node& node) {
@@ -1241,15 +1247,9 @@ Searcher::Vector Searcher::TerminalVector(const Node& node) {
 RootResult Searcher::MaxnRoot(const Node& node, int player, int depth,
                               const std::vector<std::int64_t>& root_order, RootResult* partial) {
   ++stats_.nodes;
-  std::int64_t tt_move = kNoMove;
   Key key = 0;
-  if (table_) {
-    key = NodeKey(node);
-    if (const Entry* entry = table_->Get(key)) tt_move = entry->move;
-  }
-  std::vector<open_spiel::Action> actions;
-  OrderedActions(node, player, depth, tt_move, &actions);
-  PutFirst(root_order, &actions);
+  const std::vector<open_spiel::Action> actions =
+      RootActions(node, player, depth, root_order, &key);
   RootResult result;
   for (open_spiel::Action action : actions) {
     const double bound = result.values.empty() ? -kInf : result.values[player];
@@ -1273,25 +1273,10 @@ RootResult Searcher::MaxnRoot(const Node& node, int player, int depth,
 }
 
 Searcher::Vector Searcher::Maxn(const Node& node, int depth, int parent, double bound) {
-  ++stats_.nodes;
-  if (stats_.nodes >= next_time_check_) Tick();
-  const int player = PlayerAt(*node.state);
-  if (player < 0) {
-    if (player != kChance) {
-      ++stats_.leaves;
-      return TerminalVector(node);
-    }
-    if (depth == 0) {
-      ++stats_.leaves;
-      return LeafVector(node);
-    }
-    return MaxnChance(node, depth);
-  }
-  if (depth == 0) {
-    ++stats_.leaves;
-    return LeafVector(node);
-  }
-  return MaxnDecision(node, player, depth, parent, bound);
+  const int kind = Enter(node, depth);
+  if (kind >= 0) return MaxnDecision(node, kind, depth, parent, bound);
+  if (kind == kChance) return MaxnChance(node, depth);
+  return kind == kFrontierNode ? LeafVector(node) : TerminalVector(node);
 }
 
 Searcher::Vector Searcher::MaxnDecision(const Node& node, int player, int depth, int parent,

@@ -124,8 +124,8 @@ class LeafValueOutOfBounds : public std::runtime_error {
 // The leaf values: a native evaluator, or a callback into Python. The search calls
 // it on non-terminal states only (terminals take the game's returns).
 using LeafFunction = std::function<double(const open_spiel::State&, int player)>;
-// max^n's leaf vector in one call (a Python evaluator's evaluate()); without one, the
-// search asks the LeafFunction for each player.
+// max^n's leaf vector in one call (a native evaluator's NonTerminalValues, a Python
+// evaluator's evaluate()); without one, the search asks the LeafFunction for each player.
 using LeafVectorFunction = std::function<void(const open_spiel::State&, std::vector<double>*)>;
 
 // Called every few thousand nodes; throws to stop the search (Ctrl-C).
@@ -252,6 +252,21 @@ class Searcher {
   };
   void RewardMove(int player, std::int64_t action, int depth);
 
+  // What Enter finds where no player moves: a leaf, the game's end or the frontier.
+  static constexpr int kTerminalNode = open_spiel::kTerminalPlayerId;
+  static constexpr int kFrontierNode = kTerminalNode - 1;
+  // Counts the visit (and the leaf, where it is one) and says what `node` is at
+  // `depth`: the player to move, kChancePlayerId, kTerminalNode or kFrontierNode.
+  // SearchNode and Maxn classify their nodes here, so they count alike (as
+  // bots/alphabeta.py's _enter).
+  int Enter(const Node& node, int depth);
+
+  // The root's moves in search order: root_order's legal ones first, then the
+  // ordering's (as bots/alphabeta.py's _root_actions); `key` receives the root's
+  // table key where there is a table.
+  std::vector<open_spiel::Action> RootActions(const Node& node, int player, int depth,
+                                              const std::vector<std::int64_t>& root_order,
+                                              Key* key);
   RootResult Root(const Node& node, int player, int depth,
                   const std::vector<std::int64_t>& root_order, RootResult* partial);
   double SearchNode(const Node& node, int depth, double alpha, double beta);

@@ -163,6 +163,9 @@ class PySearcher {
       leaf = [native](const open_spiel::State& state, int player) {
         return native->NonTerminalValue(state, player);
       };
+      leaf_vector = [native](const open_spiel::State& state, std::vector<double>* values) {
+        native->NonTerminalValues(state, values);
+      };
     } else {
       leaf = PythonLeaf(evaluator);
       leaf_vector = PythonLeafVector(evaluator);

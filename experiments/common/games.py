@@ -20,7 +20,7 @@ def short_name(game_string: str) -> str:
 
 
 def register_custom_games() -> None:
-    """Registers dice, ballard_tree and chance_tic_tac_toe: `import bots` first, whose
+    """Registers the custom games (games.PYTHON_GAMES): `import bots` first, whose
     native engine (where built) gives the games' C++ twins their names."""
     try:
         import bots  # noqa: F401

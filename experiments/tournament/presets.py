@@ -16,10 +16,11 @@ from typing import Any
 
 from experiments.tournament import sizing
 from experiments.tournament.schedule import matches, seatings
+from experiments.tournament.stats import MIN_PAIRS
 
 TIME_LIMIT = 0.1
-# Fixed before any game: 0.25 fits both studies in one session on two cores (about 2 hours);
-# 0.1 would take 3.4 and 9.1 hours (docs/guide/tournaments.md).
+# Fixed before any game: 0.25 fitted both studies into one session on two cores by a pilot's
+# times (0.1 would have taken 3.4 and 9.1 hours; docs/guide/tournaments.md).
 DIFFERENCE = 0.25
 PARANOID = f"star2(multiplayer=paranoid,time_limit={TIME_LIMIT:g})"
 MAXN = f"star2(multiplayer=maxn,time_limit={TIME_LIMIT:g})"
@@ -35,7 +36,7 @@ class Preset:
     seating: str
     difference: float  # win-rate difference of bots 0 and 1 detected with 80% power
     max_moves: int
-    seconds_per_game: float  # wall seconds per game on one worker, from a pilot (the docs)
+    seconds_per_game: float  # wall seconds per game on one worker, from the study's own run
     why: str
     schedule: str = "round_robin"
     bots: tuple[str, ...] = BOTS
@@ -52,11 +53,12 @@ class Preset:
 
     @property
     def deals(self) -> int:
-        """Deals per match: the deals needed, spread over the matches with bots 0 and 1."""
+        """Deals per match: the deals needed, spread over the matches with bots 0 and 1,
+        and never fewer than the report's deal intervals need (`stats.MIN_PAIRS`)."""
         needed = sizing.deals_needed(
             self.difference, self.players, self.deal_size, base=1 / (self.players - 1)
         )
-        return math.ceil(needed / self.meetings)
+        return max(math.ceil(needed / self.meetings), MIN_PAIRS)
 
     @property
     def games(self) -> int:
@@ -101,7 +103,7 @@ PRESETS = {
             "permutations",
             DIFFERENCE,
             4000,
-            47.0,
+            24.8,
             "All 24 seatings: in maedn who moves behind whom decides who can hit whom.",
         ),
         Preset(
@@ -111,7 +113,7 @@ PRESETS = {
             "rotations",
             DIFFERENCE,
             2000,
-            42.0,
+            9.4,
             "Rotations: pig's players only race, so the seat, not the neighbour, matters.",
         ),
     )

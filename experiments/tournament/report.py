@@ -336,7 +336,7 @@ class Summary:
             "games; deal CI: Student's t interval over the complete deals (the seatings of a "
             "deal share their dice, so a deal is one observation), with one pseudo-deal at 0 "
             "and one at 1; mean return with its t interval over deals (no pseudo-deals). "
-            "No deal interval below 5 deals.",
+            f"No deal interval below {ts.MIN_PAIRS} deals.",
             "",
         ]
         seat_heads = [f"win rate seat {k}" for k in range(self.n_players)]

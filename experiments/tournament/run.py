@@ -27,6 +27,7 @@ from experiments.tournament.schedule import (
     matches,
     seatings,
 )
+from games.upstream import upstream_problem
 
 RECORDS_FILE = "games.jsonl"
 DEFAULT_GAME_TIMEOUT = 600.0
@@ -141,6 +142,9 @@ def run_tournament(
             f"unknown schedule {config.get('schedule')!r}; accepted: {', '.join(SCHEDULES)}"
         )
     game = games.load_game(config["game"])
+    problem = upstream_problem(game)
+    if problem is not None:
+        raise ExperimentError(problem)
     config = check_schedule(config, game.num_players())
     takes_seed = validate_bots(config["bots"], game)
     game_tasks = build_tasks(

@@ -41,8 +41,7 @@ std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters
   return std::make_shared<BallardGame>(params);
 }
 
-const open_spiel::GameRegisterer kRegisterer(games::TwoPlayerChanceGameType(kShortName, kLongName,
-                                                                            Spec()),
+const open_spiel::GameRegisterer kRegisterer(games::ChanceGameType(kShortName, kLongName, Spec()),
                                              Factory);
 
 const open_spiel::RegisterSingleTensorObserver kObserver(kShortName);
@@ -167,7 +166,7 @@ int Rules::Arc(const std::vector<int>& path, int action) const {
 }
 
 BallardGame::BallardGame(const open_spiel::GameParameters& params)
-    : Game(games::TwoPlayerChanceGameType(kShortName, kLongName, Spec()),
+    : Game(games::ChanceGameType(kShortName, kLongName, Spec()),
            games::FullParameters(params, Spec(), kShortName)) {
   const open_spiel::GameParameters full = GetParameters();
   // Checked in the Python game's order, with its messages.
@@ -228,14 +227,11 @@ namespace {
 // The errors, out of line: the checks stay a few instructions in the searcher's loop.
 [[noreturn]] __attribute__((noinline, cold)) void ThrowIllegal(Action action, bool terminal,
                                                                int n) {
-  if (terminal) {
-    throw std::invalid_argument("cannot apply action " + std::to_string(action) +
-                                ": state is terminal");
+  std::vector<Action> legal;
+  if (!terminal) {
+    for (int a = 0; a < n; ++a) legal.push_back(a);
   }
-  std::string shown;
-  for (int a = 0; a < n; ++a) shown += (a ? ", " : "") + std::to_string(a);
-  throw std::invalid_argument("illegal action " + std::to_string(action) +
-                              " in this state; legal: [" + shown + "]");
+  games::ThrowNotApplicable(action, terminal, legal);
 }
 
 [[noreturn]] __attribute__((noinline, cold)) void ThrowNoPlayer(Player player) {

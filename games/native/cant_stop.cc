@@ -24,24 +24,9 @@ const open_spiel::GameParameters& Spec() {
   return *spec;
 }
 
-// games/cant_stop.py's _GAME_TYPE: 2 to 4 players, zero-sum, explicit chance.
+// games/cant_stop.py's game type: 2 to 4 players.
 open_spiel::GameType MakeGameType() {
-  open_spiel::GameType type{kShortName,
-                            kLongName,
-                            open_spiel::GameType::Dynamics::kSequential,
-                            open_spiel::GameType::ChanceMode::kExplicitStochastic,
-                            open_spiel::GameType::Information::kPerfectInformation,
-                            open_spiel::GameType::Utility::kZeroSum,
-                            open_spiel::GameType::RewardModel::kTerminal,
-                            /*max_num_players=*/kMaxPlayers,
-                            /*min_num_players=*/2,
-                            /*provides_information_state_string=*/true,
-                            /*provides_information_state_tensor=*/false,
-                            /*provides_observation_string=*/true,
-                            /*provides_observation_tensor=*/true,
-                            Spec()};
-  type.is_concrete = false;  // as pyspiel.GameType leaves it for the Python game
-  return type;
+  return games::ChanceGameType(kShortName, kLongName, Spec(), /*min_players=*/2, kMaxPlayers);
 }
 
 std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters& params) {
@@ -262,17 +247,7 @@ void CantStopState::EndTurn() {
 }
 
 void CantStopState::DoApplyAction(Action action) {
-  if (phase_ == kOver) {
-    throw std::invalid_argument("cannot apply action " + std::to_string(action) +
-                                ": state is terminal");
-  }
-  const std::vector<Action> legal = LegalActions();
-  if (std::find(legal.begin(), legal.end(), action) == legal.end()) {
-    std::string shown;
-    for (Action a : legal) shown += (shown.empty() ? "" : ", ") + std::to_string(a);
-    throw std::invalid_argument("illegal action " + std::to_string(action) +
-                                " in this state; legal: [" + shown + "]");
-  }
+  games::CheckApplicable(*this, action);
   if (phase_ == kToRoll) {
     if (Moves(static_cast<int>(action)).empty()) {
       // Bust: the runners are lost; the mover's forced stop ends the turn.

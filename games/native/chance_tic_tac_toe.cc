@@ -31,8 +31,7 @@ std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters
   return std::make_shared<ChanceTTTGame>(params);
 }
 
-const open_spiel::GameRegisterer kRegisterer(games::TwoPlayerChanceGameType(kShortName, kLongName,
-                                                                            {}),
+const open_spiel::GameRegisterer kRegisterer(games::ChanceGameType(kShortName, kLongName, {}),
                                              Factory);
 
 const open_spiel::RegisterSingleTensorObserver kObserver(kShortName);
@@ -51,7 +50,7 @@ std::string Cell(int cell) {
 }  // namespace
 
 ChanceTTTGame::ChanceTTTGame(const open_spiel::GameParameters& params)
-    : Game(games::TwoPlayerChanceGameType(kShortName, kLongName, {}),
+    : Game(games::ChanceGameType(kShortName, kLongName, {}),
            games::FullParameters(params, {}, kShortName)) {}
 
 std::unique_ptr<open_spiel::State> ChanceTTTGame::NewInitialState() const {
@@ -79,17 +78,7 @@ std::vector<std::pair<Action, double>> ChanceTTTState::ChanceOutcomes() const {
 }
 
 void ChanceTTTState::DoApplyAction(Action action) {
-  if (cp_ == kTerminalPlayerId) {
-    throw std::invalid_argument("cannot apply action " + std::to_string(action) +
-                                ": state is terminal");
-  }
-  const std::vector<Action> legal = LegalActions();
-  if (std::find(legal.begin(), legal.end(), action) == legal.end()) {
-    std::string shown;
-    for (Action a : legal) shown += (shown.empty() ? "" : ", ") + std::to_string(a);
-    throw std::invalid_argument("illegal action " + std::to_string(action) +
-                                " in this state; legal: [" + shown + "]");
-  }
+  games::CheckApplicable(*this, action);
   if (cp_ == kChancePlayerId) {
     if (action != kNoBlock) b_ |= 1 << action;
     if ((x_ | o_ | b_) == kFull) {  // the block took the last square

@@ -5,9 +5,9 @@
 
 namespace starspiel::games {
 
-open_spiel::GameType TwoPlayerChanceGameType(const std::string& short_name,
-                                             const std::string& long_name,
-                                             const open_spiel::GameParameters& parameters) {
+open_spiel::GameType ChanceGameType(const std::string& short_name, const std::string& long_name,
+                                    const open_spiel::GameParameters& parameters, int min_players,
+                                    int max_players) {
   open_spiel::GameType type{short_name,
                             long_name,
                             open_spiel::GameType::Dynamics::kSequential,
@@ -15,8 +15,8 @@ open_spiel::GameType TwoPlayerChanceGameType(const std::string& short_name,
                             open_spiel::GameType::Information::kPerfectInformation,
                             open_spiel::GameType::Utility::kZeroSum,
                             open_spiel::GameType::RewardModel::kTerminal,
-                            /*max_num_players=*/2,
-                            /*min_num_players=*/2,
+                            max_players,
+                            min_players,
                             /*provides_information_state_string=*/true,
                             /*provides_information_state_tensor=*/false,
                             /*provides_observation_string=*/true,
@@ -24,6 +24,18 @@ open_spiel::GameType TwoPlayerChanceGameType(const std::string& short_name,
                             parameters};
   type.is_concrete = false;
   return type;
+}
+
+void ThrowNotApplicable(open_spiel::Action action, bool terminal,
+                        const std::vector<open_spiel::Action>& legal) {
+  if (terminal) {
+    throw std::invalid_argument("cannot apply action " + std::to_string(action) +
+                                ": state is terminal");
+  }
+  std::string shown;
+  for (open_spiel::Action a : legal) shown += (shown.empty() ? "" : ", ") + std::to_string(a);
+  throw std::invalid_argument("illegal action " + std::to_string(action) +
+                              " in this state; legal: [" + shown + "]");
 }
 
 std::string Repr(const std::string& text) {

@@ -6,21 +6,38 @@
 #ifndef STARSPIEL_GAMES_NATIVE_COMMON_H_
 #define STARSPIEL_GAMES_NATIVE_COMMON_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "open_spiel/spiel.h"
 
 namespace starspiel::games {
 
-// The GameType of games/_common.py's two_player_chance_game_type: two players,
-// zero-sum, sequential, perfect information, explicit chance, terminal
-// rewards. is_concrete stays false, as pyspiel.GameType leaves it for the
-// Python games.
-open_spiel::GameType TwoPlayerChanceGameType(const std::string& short_name,
-                                             const std::string& long_name,
-                                             const open_spiel::GameParameters& parameters);
+// The GameType of games/_common.py's chance_game_type: zero-sum, sequential,
+// perfect information, explicit chance, terminal rewards, min_players to
+// max_players players. is_concrete stays false, as pyspiel.GameType leaves it
+// for the Python games.
+open_spiel::GameType ChanceGameType(const std::string& short_name, const std::string& long_name,
+                                    const open_spiel::GameParameters& parameters,
+                                    int min_players = 2, int max_players = 2);
+
+// The Python games' refusal of an action: std::invalid_argument (pybind11
+// raises ValueError) saying the state is terminal, or listing the legal
+// actions. Out of line and cold: the callers' checks stay a few instructions.
+[[noreturn]] void ThrowNotApplicable(open_spiel::Action action, bool terminal,
+                                     const std::vector<open_spiel::Action>& legal);
+
+// Throws as ThrowNotApplicable unless `action` is legal in `state`.
+inline void CheckApplicable(const open_spiel::State& state, open_spiel::Action action) {
+  if (state.IsTerminal()) ThrowNotApplicable(action, true, {});
+  const std::vector<open_spiel::Action> legal = state.LegalActions();
+  if (std::find(legal.begin(), legal.end(), action) == legal.end()) {
+    ThrowNotApplicable(action, false, legal);
+  }
+}
 
 // The parameters with the defaults of `spec` filled in (the Python games pass
 // them all to pyspiel.Game, so str(game) lists every parameter). An unknown

@@ -32,8 +32,7 @@ std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters
 }
 
 const open_spiel::GameRegisterer kRegisterer(
-    games::TwoPlayerChanceGameType(kShortName, "Dice (Hauk): k in a row, line chosen by a die",
-                                   Spec()),
+    games::ChanceGameType(kShortName, "Dice (Hauk): k in a row, line chosen by a die", Spec()),
     Factory);
 
 const open_spiel::RegisterSingleTensorObserver kObserver(kShortName);
@@ -85,8 +84,8 @@ Rules::Rules(int n, int k) : n(n), k(k), cells(n * n), pass_action(n * n) {
 }
 
 DiceGame::DiceGame(const open_spiel::GameParameters& params)
-    : Game(games::TwoPlayerChanceGameType(kShortName,
-                                          "Dice (Hauk): k in a row, line chosen by a die", Spec()),
+    : Game(games::ChanceGameType(kShortName, "Dice (Hauk): k in a row, line chosen by a die",
+                                 Spec()),
            games::FullParameters(params, Spec(), kShortName)) {
   const open_spiel::GameParameters full = GetParameters();
   // The Python game has no upper bound on n; one 64-bit word per board here.
@@ -132,17 +131,7 @@ std::vector<std::pair<Action, double>> DiceState::ChanceOutcomes() const {
 
 void DiceState::DoApplyAction(Action action) {
   const Rules& r = *rules_;
-  if (cp_ == kTerminalPlayerId) {
-    throw std::invalid_argument("cannot apply action " + std::to_string(action) +
-                                ": state is terminal");
-  }
-  const std::vector<Action> legal = LegalActions();
-  if (std::find(legal.begin(), legal.end(), action) == legal.end()) {
-    std::string shown;
-    for (Action a : legal) shown += (shown.empty() ? "" : ", ") + std::to_string(a);
-    throw std::invalid_argument("illegal action " + std::to_string(action) +
-                                " in this state; legal: [" + shown + "]");
-  }
+  games::CheckApplicable(*this, action);
   if (cp_ == kChancePlayerId) {
     cp_ = x_;
     x_ = static_cast<int>(action);

@@ -86,6 +86,14 @@ class MaednEvaluator : public Evaluator {
     return player == 1 ? -v : v;
   }
 
+  void NonTerminalValues(const open_spiel::State& state, std::vector<double>* values) override {
+    if (num_players_ <= 2) return Evaluator::NonTerminalValues(state, values);
+    const auto& m = evaluators::StateAs<maedn::MaednState>(state, "MaednEvaluator");
+    Tensor tensor;
+    m.ObservationTensor(0, absl::MakeSpan(tensor));
+    *values = Values(tensor);
+  }
+
  private:
   using Tensor = std::array<float, maedn::kStateEncodingSize>;
 

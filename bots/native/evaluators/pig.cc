@@ -186,6 +186,30 @@ class PigEvaluator : public Evaluator {
 
   double Value(const open_spiel::State& state, int player) override {
     if (state.IsTerminal()) return evaluators::TerminalValue(state, player);
+    const Turn turn = TurnOf(state);
+    if (num_players_ > 2) return Values(turn)[player];
+    const int mine = turn.pig->score(turn.player);
+    const int theirs = turn.pig->score(1 - turn.player);
+    double v = tables_->Value(mine, theirs, turn.total, turn.rolling);
+    if (turn.player == 1) v = -v;
+    return player == 1 ? -v : v;
+  }
+
+  void NonTerminalValues(const open_spiel::State& state, std::vector<double>* values) override {
+    if (num_players_ <= 2) return Evaluator::NonTerminalValues(state, values);
+    *values = Values(TurnOf(state));
+  }
+
+ private:
+  // Whose turn it is, with how many points at stake and whether the dice are rolling.
+  struct Turn {
+    const open_spiel::pig::PigState* pig;
+    int player;
+    int total;
+    bool rolling;
+  };
+
+  Turn TurnOf(const open_spiel::State& state) const {
     const auto& pig = evaluators::StateAs<open_spiel::pig::PigState>(state, "PigEvaluator");
     const auto& history = pig.FullHistory();
     const bool rolling = pig.IsChanceNode();
@@ -202,19 +226,15 @@ class PigEvaluator : public Evaluator {
         break;  // hold
       }
     }
-    if (num_players_ > 2) return Values(pig, turn_player, turn_total, rolling)[player];
-    const int mine = pig.score(turn_player);
-    const int theirs = pig.score(1 - turn_player);
-    double v = tables_->Value(mine, theirs, turn_total, rolling);
-    if (turn_player == 1) v = -v;
-    return player == 1 ? -v : v;
+    return {&pig, turn_player, turn_total, rolling};
   }
 
- private:
   // PigEvaluator._values: every pair's race, the turn player c's from its
   // turn tables, two others' from F of the one who moves first after c.
-  std::vector<double> Values(const open_spiel::pig::PigState& pig, int c, int t,
-                             bool rolling) const {
+  std::vector<double> Values(const Turn& turn) const {
+    const open_spiel::pig::PigState& pig = *turn.pig;
+    const int c = turn.player, t = turn.total;
+    const bool rolling = turn.rolling;
     const int n = num_players_;
     const int mine = pig.score(c);
     std::vector<double> pairs;

@@ -61,6 +61,11 @@ class YachtEvaluator : public Evaluator {
     return player == 1 ? -v : v;
   }
 
+  void NonTerminalValues(const open_spiel::State& state, std::vector<double>* values) override {
+    if (num_players_ <= 2) return Evaluator::NonTerminalValues(state, values);
+    *values = Values(evaluators::StateAs<YachtState>(state, "YachtEvaluator"));
+  }
+
  private:
   // YachtEvaluator._solo_value: 0.99 * expected final score / 305.
   double SoloValue(const YachtState& y) const {
