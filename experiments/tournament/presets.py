@@ -103,7 +103,7 @@ PRESETS = {
             "permutations",
             DIFFERENCE,
             4000,
-            24.8,
+            25.8,
             "All 24 seatings: in maedn who moves behind whom decides who can hit whom.",
         ),
         Preset(
@@ -113,7 +113,7 @@ PRESETS = {
             "rotations",
             DIFFERENCE,
             2000,
-            9.4,
+            9.3,
             "Rotations: pig's players only race, so the seat, not the neighbour, matters.",
         ),
     )
