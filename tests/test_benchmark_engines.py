@@ -8,7 +8,7 @@ import json
 import pytest
 
 from bots import native_engine
-from experiments.benchmark import engines
+from experiments.benchmark import engines, searches
 
 pytestmark = pytest.mark.skipif(
     native_engine.problem() is not None, reason=str(native_engine.problem())
@@ -34,3 +34,19 @@ def test_bad_input_is_refused():
         engines.parse_pairs(["pig"])
     with pytest.raises(ValueError, match="unknown section"):
         engines.run(["speed"], [], [], 1, 0, "/tmp/unused")
+
+
+def test_the_search_batch_counts_the_same_on_both_engines():
+    pairs = [("pig(players=3,winscore=20)", 2), ("dice(n=4,k=3)", 2)]
+    for spec in ("star2(multiplayer=maxn)", "star2"):
+        batch = [p for p in pairs if "players" in p[0] or "maxn" not in spec]
+        counts = {
+            engine: searches.run_searches(spec, batch, 2, 1, engine, 0)
+            for engine in ("python", "native")
+        }
+        assert counts["python"] == counts["native"] and counts["python"][0] > 0, counts
+
+
+def test_the_search_batch_refuses_a_bad_setting():
+    with pytest.raises(TypeError, match="bogus"):
+        searches.run_searches("star2(bogus=1)", [("pig", 1)], 1, 1, "native", 0)
