@@ -102,6 +102,15 @@ class ChanceSampling:
     key_fn: Any
     nodes: int
 
+    def __init__(
+        self, game: pyspiel.Game, player: int, options: SearchOptions | None = None, **settings: Any
+    ):
+        """``options`` with ``samples``, or ``SearchOptions.create``'s settings for star2;
+        one constructor for MCMS under either model."""
+        options = as_options("star2" if options is None else options, settings)
+        self._init_sampling(game, options)
+        super().__init__(game, player, options)  # type: ignore[call-arg]  # the searcher's
+
     def _init_sampling(self, game: pyspiel.Game, options: SearchOptions) -> None:
         if options.samples is None:
             raise ValueError("MCMSSearcher needs samples: outcomes drawn per chance node")
@@ -171,14 +180,6 @@ class ChanceSampling:
 class MCMSSearcher(ChanceSampling, Searcher):
     """MCMS under the paranoid model: Star2 on sampled chance nodes."""
 
-    def __init__(
-        self, game: pyspiel.Game, player: int, options: SearchOptions | None = None, **settings: Any
-    ):
-        """``options`` with ``samples``, or ``SearchOptions.create``'s settings for star2."""
-        options = as_options("star2" if options is None else options, settings)
-        self._init_sampling(game, options)
-        super().__init__(game, player, options)
-
     def _chance(
         self,
         node: SearchNode,
@@ -191,15 +192,7 @@ class MCMSSearcher(ChanceSampling, Searcher):
 
 
 class MaxnMCMSSearcher(ChanceSampling, MaxnSearcher):
-    """MCMS under max^n: sampled chance nodes averaging vectors."""
-
-    def __init__(
-        self, game: pyspiel.Game, player: int, options: SearchOptions | None = None, **settings: Any
-    ):
-        """``options`` with ``samples`` and ``multiplayer="maxn"``."""
-        options = as_options("star2" if options is None else options, settings)
-        self._init_sampling(game, options)
-        super().__init__(game, player, options)
+    """MCMS under max^n (``multiplayer="maxn"``): sampled chance nodes averaging vectors."""
 
     def _maxn_chance(
         self,
