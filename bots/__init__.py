@@ -29,19 +29,19 @@ __all__ = [
 _SUBMODULES = frozenset(
     {
         "calibration",
+        "deepening_bot",
         "evaluators",
         "factory",
         "keys",
         "mcms",
         "mcts",
         "native_engine",
-        "native_search",
+        "native_searcher",
         "node",
         "options",
         "ordering",
         "probcut",
         "search",
-        "search_bot",
         "spec",
         "transposition",
     }

@@ -10,7 +10,7 @@ the shallow depth d - R and the deep depth d. Two users share this one fit:
   that it takes about a minute at most on one core; bots/calibration.py caches it.
 
 Values are exact, so the engine that computes them changes only the time: both use
-the native engine where it runs (bots/native_search.py ``make_searcher("auto")``).
+the native engine where it runs (bots/native_searcher.py ``make_searcher("auto")``).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ import numpy as np
 import pyspiel
 
 from bots.arithmetic import ordered_sum
-from bots.native_search import make_searcher
+from bots.native_searcher import make_searcher
 from bots.options import SearchOptions
-from bots.searcher import SearcherProtocol
+from bots.searcher_protocol import SearcherProtocol
 
 
 def fit_probcut_model(pairs: Sequence[tuple[float, float]]) -> dict[str, float]:
@@ -251,8 +251,10 @@ def quick_fit(
     drawn before any move) gives no models and ``"chance_nodes": 0``: a search never
     meets a chance node there, so ChanceProbCut has nothing to prune.
     """
-    # The full command's sampler, so that both fit the same kind of positions.
-    from experiments.common.positions import sample_position  # noqa: PLC0415
+    # The experiments' sampler, so that both fit the same kind of positions; imported
+    # here, as bots/evaluators/position_evaluator.py imports games: importing bots
+    # registers no Python game.
+    from games.position_sampler import sample_position  # noqa: PLC0415
 
     start = time.perf_counter()
     cpu_start = time.process_time()

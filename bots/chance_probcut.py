@@ -10,13 +10,13 @@ judged by node reduction and playing strength.
 
 from __future__ import annotations
 
-from bots.alphabeta import INF, AlphaBetaSearcher
+from bots.expectiminimax import INF, ExpectiminimaxSearcher
 from bots.frames import ChanceFrame
 from bots.probcut import ProbCutSettings
 
 
 def chance_probcut(
-    searcher: AlphaBetaSearcher, frame: ChanceFrame, settings: ProbCutSettings
+    searcher: ExpectiminimaxSearcher, frame: ChanceFrame, settings: ProbCutSettings
 ) -> float | None:
     """Narrows ``frame``'s bounds to probable ones, or returns the value of a cut.
 
@@ -60,7 +60,7 @@ def chance_probcut(
 
 
 def verify_probable(
-    searcher: AlphaBetaSearcher,
+    searcher: ExpectiminimaxSearcher,
     frame: ChanceFrame,
     i: int,
     value: float,

@@ -33,12 +33,12 @@ from typing import Any, cast
 
 import pyspiel
 
-from bots.alphabeta import CHANCE, FRONTIER, INF, AlphaBetaSearcher
+from bots.expectiminimax import CHANCE, FRONTIER, INF, ExpectiminimaxSearcher
 from bots.arithmetic import ordered_sum
 from bots.evaluators import evaluator_bounds
 from bots.node import Position, SearchNode
 from bots.options import SearchOptions
-from bots.searcher import LeafValueOutOfBounds
+from bots.searcher_protocol import LeafValueOutOfBounds
 from bots.transposition import MOVE
 
 Vector = tuple[float, ...]
@@ -105,7 +105,7 @@ class MaxnBounds:
         return None
 
 
-class MaxnSearcher(AlphaBetaSearcher):
+class MaxnSearcher(ExpectiminimaxSearcher):
     """max^n with expectation at chance nodes and shallow pruning: the Python engine.
 
     ``search`` returns the searching player's component and the root move;

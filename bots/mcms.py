@@ -48,8 +48,8 @@ from bots.keys import (
 from bots.maxn import MaxnSearcher
 from bots.node import SearchNode
 from bots.options import SearchOptions, as_options
-from bots.star import Searcher
-from games._rng import SplitMix64, seed_state
+from bots.star import StarSearcher
+from games.splitmix import SplitMix64, seed_state
 
 # Draws kept per searcher so repeated visits (iterative deepening, probes) skip
 # chance_outcomes() (1 ms for yacht's 7,776 rolls); cleared when full.
@@ -177,7 +177,7 @@ class ChanceSampling:
         return draws
 
 
-class MCMSSearcher(ChanceSampling, Searcher):
+class MCMSSearcher(ChanceSampling, StarSearcher):
     """MCMS under the paranoid model: Star2 on sampled chance nodes."""
 
     def _chance(

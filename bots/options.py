@@ -14,8 +14,8 @@ docs/guide/bots.md (``python -m bots.settings_docs``).
 
 ``SearchOptions`` is frozen and checks itself when built, so a bad value is
 refused with the option's name, what was given and what is accepted, whichever
-entry point (``make_bot``, ``search()``, a ``Searcher``) built it. Both engines
-read the same object: the Python ``Searcher`` and the native ``NativeSearcher``.
+entry point (``make_bot``, ``search()``, a ``StarSearcher``) built it. Both engines
+read the same object: the Python ``StarSearcher`` and the native ``NativeSearcher``.
 """
 
 from __future__ import annotations
@@ -398,7 +398,7 @@ def option_settings() -> tuple[Setting, ...]:
 
 
 # What the native engine reads besides the native rows: the search's own inputs,
-# resolved per game by bots/native_search.py's native_settings.
+# resolved per game by bots/native_searcher.py's native_settings.
 NATIVE_INPUTS: Mapping[str, str] = {
     "algorithm": "the algorithm's name (mcms where samples is set)",
     "player": "the searching player",

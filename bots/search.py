@@ -1,22 +1,22 @@
-"""The search engine's public entry point: ``Searcher``, ``search()`` and what they raise.
+"""The search engine's public entry point: ``StarSearcher``, ``search()`` and what they raise.
 
 All algorithms share a fail-soft alpha-beta at max/min nodes and differ only at
 chance nodes: expectiminimax searches every outcome with an open window; Star1,
 Star2 (with Ballard's Star2.5) and ChanceProbCut prune them. The Python engine, the
 reference, is laid out by concern:
 
-* bots/searcher.py: ``SearcherProtocol``, what both engines offer, and what they share
+* bots/searcher_protocol.py: ``SearcherProtocol``, what both engines offer, and what they share
   (``SearchTimeout``, ``LeafValueOutOfBounds``, ``search_bounds``; the counters,
   ``STAT_KEYS``, are declared in bots/counters.py);
-* bots/alphabeta.py: the recursion, decision nodes, the table, the leaves, and
+* bots/expectiminimax.py: the recursion, decision nodes, the table, the leaves, and
   expectiminimax's chance nodes;
-* bots/star.py: ``Searcher``, Star1's windows and Star2's probes at chance nodes;
+* bots/star.py: ``StarSearcher``, Star1's windows and Star2's probes at chance nodes;
 * bots/frames.py: a chance node's frame, which those steps read and narrow;
 * bots/chance_probcut.py: ChanceProbCut's step; bots/probcut.py its models;
 * bots/mcms.py: MCMS, Star2 on sampled chance nodes;
 * bots/maxn.py: max^n for three or more players (``multiplayer="maxn"``).
 
-The native engine (bots/native_search.py) runs the same algorithms in C++;
+The native engine (bots/native_searcher.py) runs the same algorithms in C++;
 ``search()`` picks the engine.
 """
 
@@ -27,16 +27,16 @@ from typing import Any
 import pyspiel
 
 from bots.counters import STAT_KEYS
-from bots.native_search import make_searcher
+from bots.native_searcher import make_searcher
 from bots.options import SearchOptions, as_options
-from bots.searcher import (
+from bots.searcher_protocol import (
     LeafValueOutOfBounds,
     SearcherProtocol,
     SearchResult,
     SearchTimeout,
     search_bounds,
 )
-from bots.star import Searcher
+from bots.star import StarSearcher
 
 __all__ = [
     "STAT_KEYS",

@@ -1,7 +1,7 @@
 """Pruning at chance nodes: Star1's windows and Star2's probes (with Star2.5).
 
-``Searcher`` is the Python engine for every algorithm. It keeps the expectiminimax
-recursion of bots/alphabeta.py and searches each chance node as a ``ChanceFrame``
+``StarSearcher`` is the Python engine for every algorithm. It keeps the expectiminimax
+recursion of bots/expectiminimax.py and searches each chance node as a ``ChanceFrame``
 (bots/frames.py) in up to three steps, each of which may cut the node:
 
 * ``chanceprobcut``: shallow searches of every outcome, mapped through a calibrated
@@ -27,7 +27,7 @@ from typing import Any, cast
 
 import pyspiel
 
-from bots.alphabeta import CHANCE, INF, TIME_CHECK_INTERVAL, AlphaBetaSearcher
+from bots.expectiminimax import CHANCE, INF, TIME_CHECK_INTERVAL, ExpectiminimaxSearcher
 from bots.chance_probcut import chance_probcut, verify_probable
 from bots.frames import ChanceFrame, ProbedChild, ProbedMove
 from bots.node import SearchNode
@@ -35,11 +35,11 @@ from bots.options import SearchOptions
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER
 
 
-class Searcher(AlphaBetaSearcher):
+class StarSearcher(ExpectiminimaxSearcher):
     """Expectiminimax, Star1, Star2 and ChanceProbCut: the Python engine (the reference).
 
     Built from ``SearchOptions`` (or an algorithm name and its settings); see
-    ``AlphaBetaSearcher`` for the recursion it shares with expectiminimax.
+    ``ExpectiminimaxSearcher`` for the recursion it shares with expectiminimax.
     """
 
     def __init__(

@@ -19,7 +19,7 @@ chance nodes lowest first below a max node (fail-low cutoffs against alpha
 come earliest) and highest first below a min node (fail-high against beta).
 order=random: each node's successors are a permutation of those arcs, a
 Fisher-Yates shuffle by SplitMix64 seeded with the tree's ``seed`` and the key
-``"a1,a2,..."`` (the path from the root; "" at the root; games/_rng.py): tree
+``"a1,a2,..."`` (the path from the root; "" at the root; games/splitmix.py): tree
 ``seed`` is one of Ballard's random trees, the same in every process and engine.
 Player 0 (max) receives the leaf value, player 1 minus it.
 """
@@ -33,7 +33,7 @@ import pyspiel
 
 from games import _common
 from games._common import CHANCE, TERMINAL
-from games._rng import SplitMix64
+from games.splitmix import SplitMix64
 
 SHORT_NAME = "ballard_tree"
 _ORDERS = ("best", "random")

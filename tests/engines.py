@@ -5,7 +5,7 @@
 ``native_engine.problem()`` as the reason, where the extension cannot run (not built,
 stale, STARSPIEL_ENGINE=python). Tests that take the ``engine`` fixture get the same.
 Pass the value on as ``engine=`` to ``bots.make_bot``, ``bots.search.search`` or
-``bots.native_search.make_searcher``: never rely on ``auto``, which picks either.
+``bots.native_searcher.make_searcher``: never rely on ``auto``, which picks either.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bots import native_engine
-from bots.native_search import is_cpp_game
+from bots.native_searcher import is_cpp_game
 
 ENGINE_NAMES = ("python", "native")
 

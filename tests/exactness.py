@@ -22,7 +22,7 @@ from plain_expectiminimax import CountingEvaluator, plain_expectiminimax
 from random_tree_game import TreePosition, game_and_evaluator
 
 import bots
-from bots.native_search import make_searcher
+from bots.native_searcher import make_searcher
 from bots.search import search
 
 TOL = 1e-9

@@ -4,10 +4,10 @@ use it instead of a wall-clock deadline, which would make them depend on the mac
 
 from __future__ import annotations
 
-from bots.search import Searcher, SearchTimeout
+from bots.search import StarSearcher, SearchTimeout
 
 
-class NodeBudgetSearcher(Searcher):
+class NodeBudgetSearcher(StarSearcher):
     """Times out, while a deadline is set, once it has visited ``budget`` nodes.
 
     The clock is read every few dozen nodes, so it stops at the first reading at or past

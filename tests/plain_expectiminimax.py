@@ -15,7 +15,7 @@ import dataclasses
 import zlib
 from typing import Any
 
-from experiments.common import positions as common_positions
+from games import position_sampler as common_positions
 
 
 @dataclasses.dataclass

@@ -12,7 +12,7 @@ from experiments import benchmark
 from experiments.benchmark import core, report
 from experiments.common import parsing
 from experiments.common.games import load_game
-from experiments.common.positions import sample_positions
+from games.position_sampler import sample_positions
 
 
 class _Flags:

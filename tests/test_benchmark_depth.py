@@ -13,7 +13,7 @@ import pytest
 
 from experiments.benchmark import depth
 from experiments.common.games import load_game
-from experiments.common.positions import positions_from_games, state_from_history
+from games.position_sampler import positions_from_games, state_from_history
 from experiments.common.runner import RunnerOptions
 
 SETTINGS = {

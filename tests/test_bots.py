@@ -25,7 +25,7 @@ from random_tree_game import (
 import bots
 import games  # noqa: F401  registers the custom games
 from bots.search import SearchTimeout
-from bots.search_bot import SearchBot
+from bots.deepening_bot import SearchBot
 from bots.spec import parse_spec
 
 SEARCH_SPECS = [
@@ -336,7 +336,7 @@ def test_import_bots_loads_the_engine_only_on_use():
         "import sys, bots\n"
         "assert 'bots.search' not in sys.modules\n"
         "assert isinstance(bots.evaluators.EVALUATORS, dict)\n"
-        "assert bots.search.Searcher and callable(bots.make_bot) and bots.SEARCH_BOTS\n"
+        "assert bots.search.StarSearcher and callable(bots.make_bot) and bots.SEARCH_BOTS\n"
         "try:\n"
         "    bots.no_such_thing\n"
         "except AttributeError as error:\n"

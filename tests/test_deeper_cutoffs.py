@@ -13,8 +13,8 @@ import pytest
 
 import bots
 import games  # noqa: F401  registers dice
-from bots.native_search import make_searcher
-from experiments.common.positions import sample_positions
+from bots.native_searcher import make_searcher
+from games.position_sampler import sample_positions
 
 
 @pytest.mark.parametrize("game_string", ["pig", "dice(n=4,k=3)", "einstein_wurfelt_nicht"])

@@ -91,7 +91,7 @@ def test_the_extending_pages_name_real_symbols(page: Path) -> None:
         if len(parts) > 1 and all(
             re.search(rf"\b{re.escape(p)}\b", _corpus() + examples) for p in parts
         ):
-            continue  # a qualified name (Searcher._probe) whose every part is there
+            continue  # a qualified name (StarSearcher._probe) whose every part is there
         missing.append(text)
     assert not missing, f"{page.name} names symbols found nowhere in the sources: {missing}"
 

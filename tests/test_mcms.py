@@ -22,9 +22,9 @@ from plain_expectiminimax import HashEvaluator, sample_positions
 import bots
 import games  # noqa: F401  registers the custom games
 from bots.keys import einstein_key, history_digest
-from bots.native_search import make_searcher
+from bots.native_searcher import make_searcher
 from bots.search import search
-from games._rng import SplitMix64
+from games.splitmix import SplitMix64
 
 TOL = 1e-9
 TT = 100_000

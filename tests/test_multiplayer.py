@@ -31,10 +31,10 @@ from soak import PROFILE, examples
 
 import bots
 from bots.mcms import MaxnMCMSSearcher
-from bots.native_search import make_searcher
+from bots.native_searcher import make_searcher
 from bots.options import SearchOptions
 from bots.probcut import ProbCutModel, ProbCutSettings
-from bots.searcher import LeafValueOutOfBounds
+from bots.searcher_protocol import LeafValueOutOfBounds
 
 TOL = 1e-9
 # A calibration for tests only: ChanceProbCut's models are irrelevant to exactness here

@@ -26,7 +26,7 @@ import games  # noqa: F401  (registers dice)
 from bots import native_engine
 from bots.calibration import canonical_game_string, default_calibration_path, save_calibration
 from bots.evaluators import default_evaluator
-from bots.native_search import NativeSearcher, make_searcher
+from bots.native_searcher import NativeSearcher, make_searcher
 from bots.search import LeafValueOutOfBounds, search
 from experiments.benchmark.depth import task_position
 

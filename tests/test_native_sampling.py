@@ -1,6 +1,6 @@
 """The native engine's generator and MCMS draws are the Python ones, bit for bit.
 
-Both engines use SplitMix64 seeded by (seed, key) (games/_rng.py and
+Both engines use SplitMix64 seeded by (seed, key) (games/splitmix.py and
 bots/native/splitmix.h); MCMS seeds a chance node's draws with its seed and the
 canonical text of the node's key. Each hook of ``bots._native`` is compared here with
 the Python definition; tests/test_rng.py pins both to fixed outputs.
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from bots import native_engine
 from bots.mcms import canonical_text, draw_outcomes, sampling_seed
-from games._rng import MASK64, SplitMix64, fnv1a64, seed_state
+from games.splitmix import MASK64, SplitMix64, fnv1a64, seed_state
 
 native = native_engine.native()
 if native is None:

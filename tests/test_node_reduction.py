@@ -202,7 +202,7 @@ def test_mcms_is_judged_like_chanceprobcut_and_matches_its_searcher(tmp_path):
     expectiminimax, never a mismatch; each record is what MCMSSearcher returns."""
     from bots.evaluators import make_evaluator
     from bots.mcms import MCMSSearcher
-    from experiments.node_reduction.positions import deserialize
+    from experiments.node_reduction.position_sets import deserialize
     from experiments.node_reduction.presets import DEFAULT_MCMS_SAMPLES
 
     options = {

@@ -12,7 +12,7 @@ from plain_expectiminimax import plain_expectiminimax, sample_positions
 import bots
 import games  # noqa: F401  (registers dice)
 from bots.evaluators import make_evaluator
-from bots.search import Searcher
+from bots.search import StarSearcher
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
 from experiments.benchmark import depth, ordering_bound
 from experiments.common.runner import RunnerOptions
@@ -72,9 +72,9 @@ def test_imposed_moves_order_the_search_and_keep_what_entries_decide():
     # for node; on this fixed position the known moves save nodes.
     game = pyspiel.load_game("dice(n=4,k=3)")
     state = sample_positions(game, 1, seed=3, max_moves=4)[0]
-    first = Searcher(game, state.current_player(), "star2", tt_size=100_000)
+    first = StarSearcher(game, state.current_player(), "star2", tt_size=100_000)
     first.search(state, 4)
-    second = Searcher(game, state.current_player(), "star2", tt_size=100_000)
+    second = StarSearcher(game, state.current_player(), "star2", tt_size=100_000)
     second.table = ordering_bound.order_only_table(first.table, 100_000)
     value, _ = second.search(state, 4)
     assert second.nodes < first.nodes

@@ -24,7 +24,7 @@ from soak import PROFILE, examples
 import bots
 import games  # noqa: F401  (registers dice)
 from bots.evaluators import make_evaluator
-from bots.native_search import make_searcher
+from bots.native_searcher import make_searcher
 
 
 def _deepening(game, state, algorithm, max_depth, engine="python", **options):

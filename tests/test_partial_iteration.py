@@ -16,8 +16,8 @@ from plain_expectiminimax import plain_expectiminimax
 
 import bots
 import games  # noqa: F401  registers the custom games
-from bots.search_bot import SearchBot
-from experiments.common.positions import sample_positions
+from bots.deepening_bot import SearchBot
+from games.position_sampler import sample_positions
 
 
 def _bot(

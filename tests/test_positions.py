@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from experiments.common.games import load_game
-from experiments.common.positions import sample_position, sample_positions, state_from_history
+from games.position_sampler import sample_position, sample_positions, state_from_history
 
 # Histories the sampler draws for these seeds: the published node counts in
 # docs/reproductions/ rest on them, so the sampler must keep drawing exactly these.

@@ -1,4 +1,4 @@
-"""The generator of both engines (games/_rng.py, bots/native/splitmix.h) against fixed outputs.
+"""The generator of both engines (games/splitmix.py, bots/native/splitmix.h) against fixed outputs.
 
 The expected numbers come from the reference definitions, not from this code: SplitMix64's
 published test vector (Vigna's splitmix64.c seeded with 1234567, as Java's
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bots import native_engine
-from games._rng import MASK64, SplitMix64, fnv1a64, seed_state
+from games.splitmix import MASK64, SplitMix64, fnv1a64, seed_state
 
 native = native_engine.native()
 

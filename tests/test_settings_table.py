@@ -15,7 +15,7 @@ import pytest
 import bots
 from bots import native_engine, settings_docs
 from bots.counters import COUNTERS, MCMS_STAT_KEYS, STAT_KEYS
-from bots.native_search import make_searcher, native_settings
+from bots.native_searcher import make_searcher, native_settings
 from bots.options import (
     BOT_NAMES,
     BOT_SETTINGS,

@@ -26,7 +26,7 @@ from soak import PROFILE, examples
 
 import games  # noqa: F401  (registers dice)
 from bots.evaluators import make_evaluator
-from bots.native_search import make_searcher
+from bots.native_searcher import make_searcher
 from bots.search import search
 
 

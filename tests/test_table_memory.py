@@ -13,7 +13,7 @@ import tracemalloc
 import pyspiel
 from playouts import random_action
 
-from bots.search import Searcher
+from bots.search import StarSearcher
 from bots.transposition import TranspositionTable
 
 
@@ -38,7 +38,7 @@ class _ConstantEvaluator:
 def _table_bytes_per_entry(game: pyspiel.Game, state: pyspiel.State) -> float:
     # A full table: the dict's own size then depends on the capacity only.
     capacity = 100
-    searcher = Searcher(
+    searcher = StarSearcher(
         game, state.current_player(), "star2", evaluator=_ConstantEvaluator(), tt_size=capacity
     )
     tracemalloc.start()
@@ -73,7 +73,7 @@ def test_table_holds_at_most_its_capacity():
 
 
 def _native_table(game: pyspiel.Game, state: pyspiel.State, capacity: int):
-    from bots.native_search import NativeSearcher
+    from bots.native_searcher import NativeSearcher
 
     searcher = NativeSearcher(game, state.current_player(), "star2", tt_size=capacity)
     searcher.search(state, 4)

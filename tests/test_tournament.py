@@ -12,7 +12,7 @@ import pytest
 from run_folders import chance_outcomes, records, without_timing
 
 from bots import native_engine
-from bots.search_bot import SearchBot
+from bots.deepening_bot import SearchBot
 from experiments import tournament
 from experiments.common import results, runner
 from experiments.common.errors import ExperimentError

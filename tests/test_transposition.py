@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bots.search import Searcher
+from bots.search import StarSearcher
 from bots.transposition import DEPTH, LOWER, MOVE, UPPER, TranspositionTable
 
 
@@ -84,7 +84,7 @@ def test_a_leaf_keeps_the_deeper_entry_of_the_same_position():
     # nodes; a leaf stored among the entries would overwrite the deeper entry.
     game = pyspiel.load_game("pig")
     state = game.new_initial_state()
-    searcher = Searcher(game, 0, "star2", tt_size=100_000)
+    searcher = StarSearcher(game, 0, "star2", tt_size=100_000)
     for depth in range(1, 6):
         searcher.search(state, depth)
     table = searcher.table

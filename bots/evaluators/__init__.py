@@ -40,7 +40,7 @@ from bots.evaluators.fallbacks import MidpointEvaluator, RolloutEvaluator
 from bots.evaluators.game_2048 import Game2048Evaluator
 from bots.evaluators.maedn import MaednEvaluator
 from bots.evaluators.pig import PigEvaluator
-from bots.evaluators.positions import PositionEvaluator
+from bots.evaluators.position_evaluator import PositionEvaluator
 from bots.evaluators.registry import (
     EVALUATORS,
     EvaluatorFactory,

@@ -6,7 +6,7 @@ from typing import Any
 
 import pyspiel
 
-from bots.evaluators.positions import PositionEvaluator
+from bots.evaluators.position_evaluator import PositionEvaluator
 from bots.evaluators.registry import register_evaluator
 
 

@@ -22,7 +22,7 @@ import pyspiel
 
 from bots.arithmetic import ordered_sum
 from bots.evaluators.api import SHRINK
-from bots.evaluators.positions import PositionEvaluator
+from bots.evaluators.position_evaluator import PositionEvaluator
 from bots.evaluators.registry import register_evaluator
 
 # Softmax temperature: a lead of 10 rolls is worth a factor e in win chance.
@@ -53,7 +53,7 @@ class CantStopEvaluator(PositionEvaluator):
 
     def __init__(self, game: pyspiel.Game):
         super().__init__(game)
-        # Imported here, as positions.python_twin does: importing bots registers no game.
+        # Imported here, as position_evaluator.python_twin does: importing bots registers no game.
         import games.cant_stop as rules  # noqa: PLC0415
 
         self.players = self.python_game.rules.players

@@ -141,7 +141,7 @@ def ours_timed(
     repeats: int = 1,
     clock: str = "cpu",
 ) -> dict[str, Any]:
-    """One ``bots.search.search`` call (fresh Searcher and table) timed as a whole."""
+    """One ``bots.search.search`` call (fresh StarSearcher and table) timed as a whole."""
     record, timing = measure.timed_search(
         game,
         state,

@@ -30,7 +30,7 @@ from experiments.benchmark.core import plies
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game, short_name
 from experiments.common.measure import timed, timed_iteration
-from experiments.common.positions import (
+from games.position_sampler import (
     positions_from_games,
     sample_position,
     state_from_history,

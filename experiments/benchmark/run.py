@@ -25,7 +25,7 @@ from experiments.benchmark import core, report
 from experiments.common import flags, parsing, results
 from experiments.common.errors import ExperimentError
 from experiments.common.games import load_game
-from experiments.common.positions import sample_positions
+from games.position_sampler import sample_positions
 
 FULL_GAMES = (
     "backgammon",

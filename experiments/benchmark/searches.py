@@ -22,7 +22,7 @@ from bots.spec import parse_spec
 from experiments.benchmark.engines import parse_pairs
 from experiments.common import flags
 from experiments.common.games import load_game
-from experiments.common.positions import sample_positions
+from games.position_sampler import sample_positions
 
 DEFAULT_GAMES = ("pig(players=4):6", "maedn(players=4):3", "yacht(players=3):2")
 PLIES = (4, 30)  # random plies before a sampled position

@@ -29,7 +29,7 @@ from typing import Any
 
 import pyspiel
 
-from bots.native_search import make_searcher
+from bots.native_searcher import make_searcher
 from games import ballard_tree
 
 BEST, AVERAGE = "best", "average"
@@ -101,7 +101,7 @@ def ballard_searcher(
     reuse_probes: bool = False,
     **star25: Any,
 ) -> Any:
-    """A Searcher for player 0 that prunes and counts as Ballard did (see module doc).
+    """A StarSearcher for player 0 that prunes and counts as Ballard did (see module doc).
 
     `star25` holds Star2.5's `probing_factor` and `probing` where a table varies them;
     `reuse_probes` counts a probed leaf once, as Table 7 does (Tables 1-6 count twice).

@@ -17,7 +17,7 @@ from experiments.common import results
 from experiments.common.errors import ExperimentError
 from experiments.common.parsing import parse_int_list
 from experiments.node_reduction import ballard
-from experiments.node_reduction import positions as positions_io
+from experiments.node_reduction import position_sets as positions_io
 from experiments.node_reduction.presets import ALGORITHMS, REFERENCE, get_preset
 
 DEFAULTS: dict[str, Any] = {

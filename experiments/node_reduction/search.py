@@ -8,7 +8,7 @@ OpenSpiel baseline is ``open_spiel.python.algorithms.minimax.expectiminimax``
 with the same evaluator and no pruning.
 
 Every search has a time budget (seconds per call). A search over budget is
-stopped (engine: ``Searcher.deadline``; OpenSpiel: a clock check at every leaf)
+stopped (engine: ``StarSearcher.deadline``; OpenSpiel: a clock check at every leaf)
 and recorded as ``skipped``; searches that cannot fit are skipped without
 running: deeper ones after a skip on the same position, and OpenSpiel calls
 whose time predicted from one depth shallower, scaled by our expectiminimax's
@@ -29,7 +29,7 @@ import pyspiel
 
 from bots.calibration import probcut_settings
 from bots.evaluators import make_evaluator
-from bots.native_search import make_searcher
+from bots.native_searcher import make_searcher
 from bots.search import STAT_KEYS, SearchTimeout
 from experiments.common.measure import (
     BudgetExceeded,
@@ -39,7 +39,7 @@ from experiments.common.measure import (
 )
 from experiments.common.runner import TaskTimeout
 from experiments.node_reduction import ballard
-from experiments.node_reduction.positions import deserialize
+from experiments.node_reduction.position_sets import deserialize
 from experiments.node_reduction.presets import ALGORITHMS, INEXACT, REFERENCE
 
 TOLERANCE = 1e-9

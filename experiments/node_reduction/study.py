@@ -15,7 +15,7 @@ from experiments.common import results
 from experiments.common.errors import ExperimentError
 from experiments.common.progress import Progress
 from experiments.common.runner import RunnerOptions, execute
-from experiments.node_reduction import positions as positions_io
+from experiments.node_reduction import position_sets as positions_io
 from experiments.node_reduction.config import (
     ballard_cases,
     build_config,

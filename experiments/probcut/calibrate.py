@@ -35,7 +35,7 @@ from bots.calibration_fit import (  # noqa: F401  (collect_pairs, fit_probcut_mo
 from bots.factory import check_game_supported
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game
-from experiments.common.positions import sample_position
+from games.position_sampler import sample_position
 from experiments.common.tables import markdown_table
 
 RECORDS_FILE = "positions.jsonl"
@@ -363,7 +363,7 @@ def run(
         "children": sum(len(r["children"]) for r in records),
         "seed": seed,
         "sampling": {
-            "sampler": "experiments.common.positions, kind=chance",
+            "sampler": "games.position_sampler, kind=chance",
             "plies": list(plies),
             "max_outcomes": max_outcomes,
         },

@@ -4,7 +4,7 @@ r"""ChanceProbCut against exact Star2 (both with a transposition table) at fixed
       --t=1.0,1.5,2.0 --out=results/probcut-eval-dice
 
 Decision positions (at least two legal moves) come from the project's one
-seeded position sampler (experiments.common.positions): position i depends only
+seeded position sampler (games.position_sampler): position i depends only
 on (--seed, i) and is one task of the shared runner (--workers, --executor=ray,
 resume), so node counts are the same whatever the backend. At each,
 star2 and chanceprobcut (R, each t) search to --depth from the mover's point
@@ -38,7 +38,7 @@ from bots.search import search
 from experiments.common import flags, results, runner
 from experiments.common.games import load_game
 from experiments.common.measure import timed_search
-from experiments.common.positions import sample_position
+from games.position_sampler import sample_position
 from experiments.common.tables import markdown_table
 from experiments.probcut.calibrate import parse_plies
 

@@ -1,7 +1,7 @@
 """The Python engine's recursion: alpha-beta at decision nodes, the table, the leaves.
 
-``AlphaBetaSearcher`` is expectiminimax: a fail-soft alpha-beta at max/min nodes and
-every outcome of a chance node searched with an open window. ``bots.star.Searcher``
+``ExpectiminimaxSearcher`` is expectiminimax: a fail-soft alpha-beta at max/min nodes and
+every outcome of a chance node searched with an open window. ``bots.star.StarSearcher``
 adds the pruning at chance nodes (Star1, Star2, ChanceProbCut); MCMS samples them
 (bots/mcms.py). Move ordering (bots/ordering.py), key choice (bots/keys.py) and the
 options (bots/options.py) live apart.
@@ -35,7 +35,7 @@ from bots.keys import (
 from bots.node import Position, SearchNode, to_search_node
 from bots.options import SearchOptions, as_options
 from bots.ordering import MoveOrdering
-from bots.searcher import (
+from bots.searcher_protocol import (
     LeafValueOutOfBounds,
     SearcherBase,
     SearchTimeout,
@@ -52,14 +52,14 @@ INF = math.inf
 TIME_CHECK_INTERVAL = 64
 
 
-class AlphaBetaSearcher(SearcherBase):
+class ExpectiminimaxSearcher(SearcherBase):
     """Runs fixed-depth searches from one player's point of view (``SearcherProtocol``).
 
     One searcher (and its table) is kept by a bot across moves; ``search`` may be
     called with increasing depths for iterative deepening.
     """
 
-    engine = "python"  # bots/native_search.py's NativeSearcher says "native"
+    engine = "python"  # bots/native_searcher.py's NativeSearcher says "native"
     samples_chance_nodes = False  # MCMSSearcher samples them
     searches_maxn = False  # bots/maxn.py's MaxnSearcher does
 
@@ -78,7 +78,7 @@ class AlphaBetaSearcher(SearcherBase):
         if self.maxn != self.searches_maxn:
             raise ValueError(
                 f"multiplayer={options.multiplayer} needs "
-                f"{'MaxnSearcher' if options.multiplayer == 'maxn' else 'Searcher'}: "
+                f"{'MaxnSearcher' if options.multiplayer == 'maxn' else 'StarSearcher'}: "
                 f"build it with make_searcher"
             )
         self._eval_takes_positions = bool(getattr(self.evaluator, "accepts_positions", False))

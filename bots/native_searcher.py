@@ -1,6 +1,6 @@
 """The native engine behind the Python Searcher's interface, and the engine choice.
 
-``NativeSearcher`` takes the Python ``Searcher``'s ``SearchOptions`` (``samples``
+``NativeSearcher`` takes the Python ``StarSearcher``'s ``SearchOptions`` (``samples``
 for MCMS), resolves the evaluator and its bounds as that engine does, and runs
 ``bots._native.Searcher``: the same algorithms over ``open_spiel::State`` with the
 same counters. ``make_searcher`` picks the engine: ``auto`` runs native where the
@@ -24,14 +24,14 @@ from bots.keys import default_key_function, history_key
 from bots.maxn import MaxnBounds, MaxnSearcher
 from bots.mcms import MaxnMCMSSearcher, MCMSSearcher, canonical_text
 from bots.options import ENGINES, SearchOptions, as_options
-from bots.searcher import (
+from bots.searcher_protocol import (
     LeafValueOutOfBounds,
     SearcherBase,
     SearcherProtocol,
     SearchTimeout,
     check_multiplayer,
 )
-from bots.star import Searcher
+from bots.star import StarSearcher
 
 
 def is_cpp_game(game: pyspiel.Game) -> bool:
@@ -59,7 +59,7 @@ class TableSize:
 
 
 class NativeSearcher(SearcherBase):
-    """A ``Searcher`` (or ``MCMSSearcher`` with ``samples``) run by the native engine."""
+    """A ``StarSearcher`` (or ``MCMSSearcher`` with ``samples``) run by the native engine."""
 
     engine = "native"
 
@@ -139,7 +139,7 @@ class NativeSearcher(SearcherBase):
         root_order: Sequence[int] | None = None,
         partial: dict | None = None,
     ) -> tuple[float, int | None]:
-        """As ``Searcher.search``: raises ``SearchTimeout`` past ``deadline``."""
+        """As ``StarSearcher.search``: raises ``SearchTimeout`` past ``deadline``."""
         if depth < 0:
             raise ValueError(f"depth must be >= 0, got {depth}")
         deadline = self.deadline if self.deadline is not None else 0.0
@@ -245,4 +245,4 @@ def make_searcher(
         return MaxnSearcher(game, player, options)
     if options.samples is not None:
         return MCMSSearcher(game, player, options)
-    return Searcher(game, player, options)
+    return StarSearcher(game, player, options)

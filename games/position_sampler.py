@@ -1,4 +1,8 @@
-"""One seeded position sampler for every experiment program and the tests.
+"""One seeded position sampler for the library, every experiment program and the tests.
+
+It sits on the games floor because both floors above draw positions with it: the
+bots' quick self-calibration (bots/calibration_fit.py) and the experiments' position
+sets, which must fit and measure the same kind of positions.
 
 Position i of a sample depends only on (seed, i): its own generator is
 ``random.Random(f"node_reduction:{seed}:{i}")`` (a string seed hashes stably
@@ -12,12 +16,12 @@ deterministic.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Sequence
 
 import pyspiel
 
-from experiments.common.games import GameError, load_game
 
 KINDS = ("decision", "chance")
 _SEED_PREFIX = "node_reduction"
@@ -150,10 +154,7 @@ def positions_from_games(
     for record in sorted(records, key=lambda r: str(r.get("id"))):
         if record.get("error") or not record.get("history"):
             continue
-        try:
-            if str(load_game(str(record.get("game")))) != name:
-                continue
-        except GameError:
+        if _game_string(record.get("game")) != name:
             continue
         matching += 1
         history = [int(a) for a in record["history"]]
@@ -172,6 +173,16 @@ def positions_from_games(
         )
     random.Random(f"game_positions:{seed}").shuffle(candidates)
     return candidates[:count]
+
+
+@functools.lru_cache(maxsize=64)
+def _game_string(game_string: object) -> str | None:
+    """The canonical string of a recorded game (as ``str(game)`` gives it), or None when
+    it does not load (a game of some other program, a malformed record)."""
+    try:
+        return str(pyspiel.load_game(str(game_string)))
+    except Exception:  # pyspiel.SpielError: an unknown name or bad parameters
+        return None
 
 
 def _has_live_outcome(state: pyspiel.State, outcomes: Sequence[tuple[int, float]]) -> bool:

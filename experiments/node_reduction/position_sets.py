@@ -16,7 +16,7 @@ from typing import Any
 
 import pyspiel
 
-from experiments.common import positions as common_positions
+from games import position_sampler as common_positions
 from experiments.node_reduction import ballard
 
 POSITIONS_FILE = "positions.json"
@@ -25,7 +25,7 @@ POSITIONS_FILE = "positions.json"
 def sample_positions(
     game: pyspiel.Game, count: int, seed: int, moves: tuple[int, int]
 ) -> list[dict[str, Any]]:
-    """``count`` entries drawn by experiments.common.positions (whose seed scheme this
+    """``count`` entries drawn by games.position_sampler (whose seed scheme this
     study defined): position i depends only on (seed, i), not on count."""
     states = common_positions.sample_positions(game, count, seed, moves)
     return [

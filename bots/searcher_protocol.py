@@ -1,7 +1,7 @@
 """What every searcher offers, whichever engine runs it, and what both engines share.
 
-The Python engine (``bots.search.Searcher``, ``bots.mcms.MCMSSearcher``) and the native
-one (``bots.native_search.NativeSearcher``) implement ``SearcherProtocol``: the bot
+The Python engine (``bots.search.StarSearcher``, ``bots.mcms.MCMSSearcher``) and the native
+one (``bots.native_searcher.NativeSearcher``) implement ``SearcherProtocol``: the bot
 layer, the experiments and ``bots.search.search`` use a searcher only through it. This
 module imports neither engine, so both can import it. The counters are declared in
 bots/counters.py.

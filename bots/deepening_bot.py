@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from bots.searcher import SearcherProtocol, SearchTimeout
+from bots.searcher_protocol import SearcherProtocol, SearchTimeout
 
 # Deepest iteration tried under a time limit when no max_depth is given.
 DEFAULT_DEPTH_CAP = 100
