@@ -10,13 +10,13 @@ import numpy as np
 import pyspiel
 
 from bots.calibration import never_prunes, probcut_settings
+from bots.deepening_bot import SearchBot
 from bots.mcts import make_mcts_bot
 from bots.native_searcher import make_searcher
 from bots.options import BOT_NAMES as BOT_NAMES  # re-exported: bots.BOT_NAMES
 from bots.options import GAME_DEFAULTS as GAME_DEFAULTS
 from bots.options import SEARCH_BOTS as SEARCH_BOTS
 from bots.options import SearchOptions, accepted, bot_settings
-from bots.deepening_bot import SearchBot
 from bots.spec import parse_spec
 from games.upstream import UpstreamGameWarning, upstream_problem
 

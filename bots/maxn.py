@@ -33,9 +33,9 @@ from typing import Any, cast
 
 import pyspiel
 
-from bots.expectiminimax import CHANCE, FRONTIER, INF, ExpectiminimaxSearcher
 from bots.arithmetic import ordered_sum
 from bots.evaluators import evaluator_bounds
+from bots.expectiminimax import CHANCE, FRONTIER, INF, ExpectiminimaxSearcher
 from bots.node import Position, SearchNode
 from bots.options import SearchOptions
 from bots.searcher_protocol import LeafValueOutOfBounds

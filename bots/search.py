@@ -43,7 +43,7 @@ __all__ = [
     "LeafValueOutOfBounds",
     "SearchResult",
     "SearchTimeout",
-    "Searcher",
+    "StarSearcher",
     "SearcherProtocol",
     "search",
     "search_bounds",

@@ -27,8 +27,8 @@ from typing import Any, cast
 
 import pyspiel
 
-from bots.expectiminimax import CHANCE, INF, TIME_CHECK_INTERVAL, ExpectiminimaxSearcher
 from bots.chance_probcut import chance_probcut, verify_probable
+from bots.expectiminimax import CHANCE, INF, TIME_CHECK_INTERVAL, ExpectiminimaxSearcher
 from bots.frames import ChanceFrame, ProbedChild, ProbedMove
 from bots.node import SearchNode
 from bots.options import SearchOptions

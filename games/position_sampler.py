@@ -22,7 +22,6 @@ from collections.abc import Iterable, Sequence
 
 import pyspiel
 
-
 KINDS = ("decision", "chance")
 _SEED_PREFIX = "node_reduction"
 _MAX_ATTEMPTS = 1000

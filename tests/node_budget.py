@@ -4,7 +4,7 @@ use it instead of a wall-clock deadline, which would make them depend on the mac
 
 from __future__ import annotations
 
-from bots.search import StarSearcher, SearchTimeout
+from bots.search import SearchTimeout, StarSearcher
 
 
 class NodeBudgetSearcher(StarSearcher):

@@ -13,8 +13,8 @@ import pytest
 
 from experiments.benchmark import depth
 from experiments.common.games import load_game
-from games.position_sampler import positions_from_games, state_from_history
 from experiments.common.runner import RunnerOptions
+from games.position_sampler import positions_from_games, state_from_history
 
 SETTINGS = {
     "sections": ["time_to_depth", "equal_time"],

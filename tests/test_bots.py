@@ -24,8 +24,8 @@ from random_tree_game import (
 
 import bots
 import games  # noqa: F401  registers the custom games
-from bots.search import SearchTimeout
 from bots.deepening_bot import SearchBot
+from bots.search import SearchTimeout
 from bots.spec import parse_spec
 
 SEARCH_SPECS = [

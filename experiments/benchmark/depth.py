@@ -30,12 +30,12 @@ from experiments.benchmark.core import plies
 from experiments.common import flags, parsing, results, runner
 from experiments.common.games import load_game, short_name
 from experiments.common.measure import timed, timed_iteration
+from experiments.common.tables import markdown_table
 from games.position_sampler import (
     positions_from_games,
     sample_position,
     state_from_history,
 )
-from experiments.common.tables import markdown_table
 
 SECTIONS = ("time_to_depth", "equal_time", "ordering_bound")
 REFERENCE = "expectiminimax"

@@ -16,8 +16,8 @@ from typing import Any
 
 import pyspiel
 
-from games import position_sampler as common_positions
 from experiments.node_reduction import ballard
+from games import position_sampler as common_positions
 
 POSITIONS_FILE = "positions.json"
 

@@ -38,9 +38,9 @@ from bots.search import search
 from experiments.common import flags, results, runner
 from experiments.common.games import load_game
 from experiments.common.measure import timed_search
-from games.position_sampler import sample_position
 from experiments.common.tables import markdown_table
 from experiments.probcut.calibrate import parse_plies
+from games.position_sampler import sample_position
 
 FLAGS, _define = flags.program_flags()
 _define.string("game", "dice", "Game string.")
