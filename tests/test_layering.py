@@ -1,55 +1,17 @@
-"""The packages' layering, read from the source: no import cycle among the modules of
-bots/, and games/ importing nothing from bots/.
+"""The floors, read from the source: experiments -> bots -> games, never back up.
 
-Every import statement counts, at module level or inside a function (a function-level
-import hides a cycle from the importer, not from the reader).
+Every Python import of games/, bots/ and experiments/ counts, at module level or inside
+a function (a function-level import hides an arrow from the importer, not from the
+reader), and so does every ``#include "..."`` of games/native and bots/native. The graph
+is experiments/common/layers.py's, the one the picture atop docs/guide/engines.md is
+drawn from; no module of bots/ imports another in a cycle.
 """
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def _modules(package: str) -> dict[str, Path]:
-    return {_module_name(path): path for path in sorted((ROOT / package).rglob("*.py"))}
-
-
-def _imported_names(path: Path, module: str) -> set[str]:
-    """Every module an import statement of ``path`` names (relative imports resolved;
-    ``from a import b`` names both ``a`` and ``a.b``, which may be a module)."""
-    is_package = path.name == "__init__.py"
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parent = module.split(".")
-                parent = parent[: len(parent) - node.level + (1 if is_package else 0)]
-                base = ".".join(parent + ([base] if base else []))
-            names.add(base)
-            names.update(f"{base}.{alias.name}" for alias in node.names)
-    return names
-
-
-def _import_graph(package: str) -> dict[str, set[str]]:
-    """Module -> the modules of ``package`` it imports."""
-    modules = _modules(package)
-    return {
-        module: {name for name in _imported_names(path, module) if name in modules} - {module}
-        for module, path in modules.items()
-    }
+from experiments.common import layers
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -79,50 +41,77 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-def test_the_cycle_finder_finds_function_level_and_relative_imports(tmp_path):
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def test_the_reader_sees_function_level_relative_and_by_name_imports_and_includes(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "games/__init__.py": "",
+            "games/rules.py": (
+                "import importlib\n"
+                "def f():\n"
+                "    from bots.search import search\n"
+                "    from . import keys\n"
+                "    importlib.import_module('experiments.common')\n"
+            ),
+            "games/keys.py": "",
+            "bots/__init__.py": "from games import rules\n",
+            "games/native/dice.cc": '#include "bots/native/keys.h"\n#include "open_spiel/spiel.h"\n',
+            "bots/native/keys.h": '#include "games/native/dice.h"\n',
+        },
+    )
+    imports = layers.python_imports(tmp_path)
+    assert {"bots.search", "games.keys", "experiments.common"} <= imports["games.rules"]
+    includes = layers.cpp_includes(tmp_path)
+    assert includes == {
+        "games/native/dice.cc": {"bots/native/keys.h"},
+        "bots/native/keys.h": {"games/native/dice.h"},
+    }
+    assert layers.arrows_up(imports) == [
+        ("games.rules", "bots.search"),
+        ("games.rules", "bots.search.search"),
+        ("games.rules", "experiments.common"),
+    ]
+    assert layers.arrows_up(includes) == [("games/native/dice.cc", "bots/native/keys.h")]
+    assert "UP: forbidden" in layers.mermaid(tmp_path)
+
+
+def test_the_cycle_finder_finds_a_cycle():
     graph = {"bots.a": {"bots.b"}, "bots.b": {"bots.c"}, "bots.c": {"bots.a"}, "bots.d": set()}
     assert _cycle(graph) == ["bots.a", "bots.b", "bots.c", "bots.a"]
     assert _cycle({"bots.a": {"bots.b"}, "bots.b": set()}) is None
-    source = tmp_path / "m.py"
-    source.write_text("def f():\n    from bots.search import search\n    from . import keys\n")
-    names = _imported_names(source, "bots.m")
-    assert {"bots.search", "bots.keys"} <= names
+
+
+def test_python_imports_point_down_only():
+    imports = layers.python_imports()
+    assert imports["bots.search"] and imports["experiments.common.runner"], "the scan found imports"
+    assert layers.arrows_up(imports) == [], "games -> bots/experiments or bots -> experiments"
+
+
+def test_cpp_includes_point_down_only():
+    includes = layers.cpp_includes()
+    assert includes["bots/native/search.cc"], "the scan found includes"
+    assert layers.arrows_up(includes) == [], "games/native includes bots/native"
 
 
 def test_bots_modules_import_each_other_without_a_cycle():
-    graph = _import_graph("bots")
-    assert "bots.search" in graph and graph["bots.search"], "the scan found bots' imports"
+    modules = layers.python_modules()
+    graph = {
+        module: {name for name in names if name in modules}
+        for module, names in layers.python_imports(by_name=False).items()
+        if module.startswith("bots")
+    }
+    graph = {module: names & set(graph) for module, names in graph.items()}
     cycle = _cycle(graph)
     assert cycle is None, "import cycle among bots/ modules: " + " -> ".join(cycle or ())
 
 
-def _is_bots(name: str) -> bool:
-    return name == "bots" or name.startswith("bots.")
-
-
-def _modules_loaded_by_name(path: Path) -> list[str]:
-    """The constant module names ``path`` passes to ``importlib.import_module``."""
-    return [
-        node.args[0].value
-        for node in ast.walk(ast.parse(path.read_text(), filename=str(path)))
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "import_module"
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-    ]
-
-
-def test_games_import_nothing_from_bots():
-    imports = {
-        module: sorted(name for name in _imported_names(path, module) if _is_bots(name))
-        for module, path in _modules("games").items()
-    }
-    assert {module: names for module, names in imports.items() if names} == {}
-    # Nor by name: the C++ twins take their names over when `import bots` loads the
-    # native engine, in either import order (games/_common.register_game).
-    loaded = {
-        module: [name for name in _modules_loaded_by_name(path) if _is_bots(name)]
-        for module, path in _modules("games").items()
-    }
-    assert {module: names for module, names in loaded.items() if names} == {}
+def test_the_layers_picture_is_the_code_s():
+    assert not layers.is_stale(), "run: python -m experiments.common.layers"
+    text = layers.PAGE.read_text()
+    assert text.index(layers.BEGIN) < text.index("\n## "), "the picture opens the engines page"
