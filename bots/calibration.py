@@ -21,8 +21,9 @@ calibration a bot reads, first match wins:
    ``make_bot("chanceprobcut", game, 0)`` works out of the box;
 4. the self-calibration: a quick fit (bots/calibration_fit.py ``quick_fit``) cached in
    the same folder as ``auto-<game>-<evaluator>-<digest>.json``, the digest over all
-   that changes the fit (game, evaluator, plan, engine, format); made on first use with one
-   line on stderr, read on every later one. ``STARSPIEL_SELF_CALIBRATION=off`` turns it
+   that changes the fit (game, evaluator, plan, engine, format); made at the bot's first
+   search, never in ``make_bot`` (``fits_on_first_use``), with one line on stderr that
+   says it runs and then what it fitted; read on every later use. ``STARSPIEL_SELF_CALIBRATION=off`` turns it
    off: a game with none of 1-3 is then refused, naming the command that makes one.
 """
 
@@ -266,16 +267,34 @@ def self_calibration(
             save_calibration(path, data)
     except OSError as error:  # a folder that cannot be written: fit, use, do not cache
         data = data or _quick_fit(game, evaluator, plan, key)
-        print(f"starspiel: {_fit_summary(game, data)}; not cached: {error}", file=sys.stderr)
+        print(f"{_fit_summary(data)}; not cached: {error}", file=sys.stderr)
         return path, data
-    print(f"starspiel: {_fit_summary(game, data)}; cached in {path}", file=sys.stderr)
+    print(f"{_fit_summary(data)}; cached in {path}", file=sys.stderr)
     return path, data
+
+
+def fits_on_first_use(game: pyspiel.Game, path: str | None = None, evaluator: Any = None) -> bool:
+    """Whether ``find_calibration`` would fit a self-calibration now: no file named, none
+    of the user's or committed ones, self-calibration on, no usable cached fit. make_bot
+    then leaves the fit to the bot's first search (bots/factory.py)."""
+    if path or os.path.exists(default_calibration_path(game)) or not self_calibration_enabled():
+        return False
+    key = self_calibration_key(game, evaluator, calibration_fit.QUICK_PLAN)
+    return _cached(_cache_path(key), key)[0] is None
 
 
 def _quick_fit(
     game: pyspiel.Game, evaluator: Any, plan: calibration_fit.QuickPlan, key: dict[str, Any]
 ) -> dict[str, Any]:
-    """The quick fit with what identifies it, as the cache stores it."""
+    """The quick fit with what identifies it, as the cache stores it; the one line it
+    prints begins here (the caller ends it with what was fitted)."""
+    print(
+        f"starspiel: chanceprobcut self-calibrating for '{game}' (evaluator "
+        f"{key['evaluator']}) at its first search, a minute at most...",
+        end=" ",
+        file=sys.stderr,
+        flush=True,
+    )
     return {
         "game": key["game"],
         "game_string": str(game),
@@ -286,9 +305,9 @@ def _quick_fit(
     }
 
 
-def _fit_summary(game: pyspiel.Game, data: dict[str, Any]) -> str:
-    """What a self-calibration fitted, in a few words (the one line it prints)."""
-    head = f"chanceprobcut self-calibrated for '{game}' (evaluator {data['evaluator']})"
+def _fit_summary(data: dict[str, Any]) -> str:
+    """What a self-calibration fitted, in a few words (the end of the one line it prints)."""
+    head = "self-calibrated"
     cost = (
         f"{data['nodes']:,} nodes ({data['engine']} engine) in {data['seconds']:.1f} s "
         f"({data['cpu_seconds']:.1f} s CPU)"

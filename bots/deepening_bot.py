@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pyspiel
 
+from bots.bot_base import BotBase
 from bots.searcher_protocol import SearcherProtocol, SearchTimeout
 
 # Deepest iteration tried under a time limit when no max_depth is given.
 DEFAULT_DEPTH_CAP = 100
 
 
-class SearchBot(pyspiel.Bot):
+class SearchBot(BotBase):
     """Expectiminimax, Star1, Star2, ChanceProbCut or MCMS as an OpenSpiel bot.
 
     With ``time_limit`` the bot deepens one ply at a time and plays the move of
@@ -25,49 +26,42 @@ class SearchBot(pyspiel.Bot):
     beats it is better at the deeper depth too. If not even depth 1 completes
     (yacht's 7,776 dice outcomes), it plays the best root move fully searched so
     far, else a random legal move: a move always comes back in time.
+
+    ``build`` makes the searcher on first use instead (the first ``step``, or a read
+    of ``searcher``): a ChanceProbCut bot whose game must first be self-calibrated
+    fits there, not in ``make_bot`` (bots/calibration.py).
     """
 
     def __init__(
         self,
         game: pyspiel.Game,
         player_id: int,
-        searcher: SearcherProtocol,
+        searcher: SearcherProtocol | None,
         max_depth: int | None,
         time_limit: float | None,
         seed: int | None = None,
         partial_iteration: bool = True,
+        *,
+        build: Callable[[], SearcherProtocol] | None = None,
     ):
-        pyspiel.Bot.__init__(self)
+        super().__init__(game, player_id, seed)
+        if (searcher is None) == (build is None):
+            raise ValueError("SearchBot needs a searcher or a build function, not both")
         self._partial_iteration = bool(partial_iteration)
-        self._game = game
-        self._player_id = player_id
         self._searcher = searcher
+        self._build = build
         self._max_depth = max_depth
         self._time_limit = time_limit
-        self._rng = np.random.RandomState(seed)
         self.last_search: dict[str, Any] = {}
 
     @property
     def searcher(self) -> SearcherProtocol:
+        if self._searcher is None:
+            assert self._build is not None
+            self._searcher = self._build()
         return self._searcher
 
-    def player_id(self) -> int:
-        return self._player_id
-
-    def provides_policy(self) -> bool:
-        return True
-
-    def restart_at(self, state: pyspiel.State) -> None:
-        pass
-
-    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
-        pass
-
-    def step_with_policy(self, state: pyspiel.State):
-        action = self.step(state)
-        return [(action, 1.0)], action
-
-    def step(self, state: pyspiel.State) -> int:
+    def _act(self, state: pyspiel.State) -> int:
         if state.is_terminal() or state.is_chance_node():
             raise ValueError(
                 "step() needs a decision node of the bot's player, got a "
@@ -96,7 +90,7 @@ class SearchBot(pyspiel.Bot):
     # ------------------------------------------------------------------------
 
     def _fixed_depth(self, state: pyspiel.State, depth: int) -> int:
-        searcher = self._searcher
+        searcher = self.searcher
         searcher.reset_stats()
         searcher.deadline = None
         start = time.perf_counter()
@@ -115,7 +109,7 @@ class SearchBot(pyspiel.Bot):
         return action
 
     def _iterative_deepening(self, state: pyspiel.State, time_limit: float) -> int:
-        searcher = self._searcher
+        searcher = self.searcher
         searcher.reset_stats()
         start = time.perf_counter()
         searcher.deadline = start + time_limit
@@ -161,7 +155,7 @@ class SearchBot(pyspiel.Bot):
 
     def _root_values(self) -> list[float] | None:
         """The root's whole value vector under max^n (bots/maxn.py), else None."""
-        values = getattr(self._searcher, "root_values", None)
+        values = getattr(self.searcher, "root_values", None)
         return list(values) if values is not None else None
 
     def _fallback_action(self, state: pyspiel.State) -> int:
@@ -175,7 +169,7 @@ class SearchBot(pyspiel.Bot):
             "value": value,
             "action": action,
             "time": time.perf_counter() - start,
-            "nodes": self._searcher.nodes,
+            "nodes": self.searcher.nodes,
         }
 
     def _record(
@@ -189,9 +183,9 @@ class SearchBot(pyspiel.Bot):
         partial_depth: int | None = None,
         values: list[float] | None = None,
     ) -> None:
-        stats = self._searcher.stats()
+        stats = self.searcher.stats()
         # max^n: the whole vector besides the bot's own component.
-        extra = {"values": values} if self._searcher.options.multiplayer == "maxn" else {}
+        extra = {"values": values} if self.searcher.options.multiplayer == "maxn" else {}
         self.last_search = {
             "value": value,
             "action": action,
@@ -200,7 +194,7 @@ class SearchBot(pyspiel.Bot):
             "completed": completed,
             "partial_depth": partial_depth,
             "iterations": iterations,
-            "engine": self._searcher.engine,
+            "engine": self.searcher.engine,
             **stats,  # the counters of bots/counters.py (MCMS_STAT_KEYS with samples)
             **extra,
         }

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import warnings
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pyspiel
 
-from bots.calibration import never_prunes, probcut_settings
+from bots.bot_base import BotBase
+from bots.calibration import fits_on_first_use, never_prunes, probcut_settings
 from bots.deepening_bot import SearchBot
 from bots.mcts import make_mcts_bot
 from bots.native_searcher import make_searcher
@@ -17,8 +17,9 @@ from bots.options import BOT_NAMES as BOT_NAMES  # re-exported: bots.BOT_NAMES
 from bots.options import GAME_DEFAULTS as GAME_DEFAULTS
 from bots.options import SEARCH_BOTS as SEARCH_BOTS
 from bots.options import SearchOptions, accepted, bot_settings
+from bots.probcut import ProbCutSettings
+from bots.searcher_protocol import SearcherProtocol
 from bots.spec import parse_spec
-from games.upstream import UpstreamGameWarning, upstream_problem
 
 # make_bot's defaults, as bots/options.py's table sets them.
 DEFAULT_TIME_LIMIT = bot_settings("star2")["time_limit"].bot_default
@@ -27,27 +28,11 @@ DEFAULT_T = bot_settings("chanceprobcut")["t"].default
 DEFAULT_MCMS_SAMPLES = bot_settings("mcms")["samples"].bot_default
 
 
-class UniformRandomBot(pyspiel.Bot):
+class UniformRandomBot(BotBase):
     """Uniformly random legal moves from its own seeded generator."""
 
-    def __init__(self, player_id: int, seed: int | None = None):
-        pyspiel.Bot.__init__(self)
-        self._player_id = player_id
-        self._rng = np.random.RandomState(seed)
-
-    def player_id(self) -> int:
-        return self._player_id
-
-    def provides_policy(self) -> bool:
-        return True
-
-    def restart_at(self, state: pyspiel.State) -> None:
-        pass
-
-    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
-        pass
-
     def step_with_policy(self, state: pyspiel.State):
+        self._first_step()
         legal = state.legal_actions(self._player_id)
         if not legal:
             return [], pyspiel.INVALID_ACTION
@@ -102,27 +87,38 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
         # MCMS: Star2 on sampled chance nodes; ``seed`` (default 0) fixes the draws.
         algorithm = "star2"
         settings["seed"] = 0 if seed is None else seed
+    engine = params.get("engine", "auto")
+    calibrate: Callable[[], ProbCutSettings] | None = None
     if name == "chanceprobcut" and settings.get("multiplayer") == "maxn":
         # max^n makes no cut at chance nodes (docs/guide/multiplayer.md): nothing to fit.
         settings["probcut"] = never_prunes(params.get("R"), params.get("t", DEFAULT_T))
     elif name == "chanceprobcut":
-        settings["probcut"] = probcut_settings(
-            game,
-            params.get("R"),
-            params.get("t", DEFAULT_T),
-            params.get("calibration"),
-            evaluator=params.get("evaluator"),
-        )
+
+        def calibrate() -> ProbCutSettings:
+            return probcut_settings(
+                game,
+                params.get("R"),
+                params.get("t", DEFAULT_T),
+                params.get("calibration"),
+                evaluator=params.get("evaluator"),
+            )
+
+        if fits_on_first_use(game, params.get("calibration"), params.get("evaluator")):
+            # Checked now with a stand-in; the fit itself waits for the first search.
+            settings["probcut"] = never_prunes(params.get("R"), params.get("t", DEFAULT_T))
+        else:
+            settings["probcut"], calibrate = calibrate(), None  # a file: read it now
     options = SearchOptions.create(algorithm, **settings)
-    searcher = make_searcher(params.get("engine", "auto"), game, player_id, options)
+    partial_iteration = params.get("partial_iteration", rows["partial_iteration"].default)
+    if calibrate is None:
+        searcher = make_searcher(engine, game, player_id, options)
+        return SearchBot(game, player_id, searcher, max_depth, time_limit, seed, partial_iteration)
+
+    def build(fit: Callable[[], ProbCutSettings] = calibrate) -> SearcherProtocol:
+        return make_searcher(engine, game, player_id, dataclasses.replace(options, probcut=fit()))
+
     return SearchBot(
-        game,
-        player_id,
-        searcher,
-        max_depth,
-        time_limit,
-        seed,
-        params.get("partial_iteration", rows["partial_iteration"].default),
+        game, player_id, None, max_depth, time_limit, seed, partial_iteration, build=build
     )
 
 
@@ -180,11 +176,8 @@ def make_bot(spec: str, game: pyspiel.Game | str, player_id: int, **overrides: A
     for key, value in params.items():
         if rows[key].level in ("bot", "calibration"):
             rows[key].check(value)
-    problem = upstream_problem(game)
-    if problem is not None:
-        warnings.warn(problem, UpstreamGameWarning, stacklevel=2)
     if name == "random":
-        return UniformRandomBot(player_id, params.get("seed"))
+        return UniformRandomBot(game, player_id, params.get("seed"))
     if name == "mcts":
         return _mcts_bot(params, game, player_id)
     defaults = GAME_DEFAULTS.get(name, {}).get(game.get_type().short_name, {})

@@ -52,7 +52,7 @@ def test_first_use_fits_and_caches_second_use_reads_the_cache(cache, fits, capsy
     [path] = cache.glob("auto-*.json")
     assert path.name.startswith("auto-dice_k_3_n_4-default-")
     lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 1 and "self-calibrated for 'dice(k=3,n=4)'" in lines[0]
+    assert len(lines) == 1 and "self-calibrating for 'dice(k=3,n=4)'" in lines[0]
     assert f"cached in {path}" in lines[0] and " s CPU" in lines[0]
     data = json.loads(path.read_text())
     assert data["key"] == calibration.self_calibration_key(game, None, TINY_PLAN)
@@ -64,6 +64,21 @@ def test_first_use_fits_and_caches_second_use_reads_the_cache(cache, fits, capsy
     assert second.native_models() == first.native_models()
     assert first.reduction == 2  # R=2 where the fit has it, as for committed files
     assert not list(cache.glob(".tmp-*"))  # the write went through a renamed temp file
+
+
+def test_make_bot_fits_nothing_the_first_search_does(cache, fits, capsys):
+    game = pyspiel.load_game(SMALL)
+    bot = make_bot("chanceprobcut(max_depth=2)", game, 0)
+    assert fits == [] and not cache.exists() and capsys.readouterr().err == ""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    bot.step(state)
+    assert fits == [str(game)] and list(cache.glob("auto-*.json"))
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert "at its first search" in line and "self-calibrated" in line
+    with pytest.raises(ValueError, match="tt_size"):  # the options are checked in make_bot
+        make_bot("chanceprobcut(max_depth=2,tt_size=-1)", pyspiel.load_game("dice(n=4,k=4)"), 0)
 
 
 def test_the_key_holds_the_evaluator_and_the_plan(cache, fits):
@@ -85,8 +100,8 @@ def test_the_key_holds_the_evaluator_and_the_plan(cache, fits):
     if native_engine.problem() is None:
         assert calibration.self_calibration_key(game, None, TINY_PLAN)["engine"] == "native"
         assert calibration.self_calibration_path(python_game, None, TINY_PLAN) not in paths
-    make_bot("chanceprobcut(max_depth=2)", game, 0)
-    make_bot("chanceprobcut(max_depth=2,evaluator=zero)", game, 0)
+    for spec in ("chanceprobcut(max_depth=2)", "chanceprobcut(max_depth=2,evaluator=zero)"):
+        assert make_bot(spec, game, 0).searcher is not None  # the first use fits
     assert len(fits) == 2 and len(list(cache.glob("auto-*.json"))) == 2
 
 
@@ -193,7 +208,7 @@ CHILD = (
     "calibration_fit.QUICK_PLAN = calibration_fit.QuickPlan(positions=4, max_outcomes=3,"
     " max_depth=3, node_budget=20000, python_node_budget=5000, min_children=4)\n"
     "print(calibration.user_calibration_dir())\n"
-    f"make_bot('chanceprobcut(max_depth=2)', pyspiel.load_game('{SMALL}'), 0)\n"
+    f"make_bot('chanceprobcut(max_depth=2)', pyspiel.load_game('{SMALL}'), 0).searcher\n"
 )
 
 

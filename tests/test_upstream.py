@@ -1,5 +1,6 @@
 """Known faults of OpenSpiel's games are found by playing them, and said in one line where
-they change a result: a warning from make_bot, a refusal from a tournament."""
+they change a result: a warning at a bot's first step (never in make_bot, which plays
+nothing), a refusal from a tournament."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from playouts import random_game
 import bots
 from experiments import tournament
 from experiments.common.errors import ExperimentError
-from games import UpstreamGameWarning, upstream_problem
+from games import UpstreamGameWarning, upstream, upstream_problem
 
 HYPER = "backgammon(hyper_backgammon=true)"
 
@@ -41,8 +42,17 @@ def test_make_bot_warns_and_a_tournament_refuses_in_a_flagged_game(tmp_path):
     problem = upstream_problem(game)
     if problem is None:
         pytest.skip("this OpenSpiel scores hyper-backgammon's games")
-    with pytest.warns(UpstreamGameWarning, match="hyper-backgammon"):
-        bots.make_bot("star2(max_depth=1)", game, 0)
+    for spec in ("star2(max_depth=1)", "random"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UpstreamGameWarning)
+            bot = bots.make_bot(spec, game, 0)  # plays nothing, says nothing
+        state = _first_decision(game)
+        with pytest.warns(UpstreamGameWarning, match="hyper-backgammon") as said:
+            bot.step(state)
+        assert len(said) == 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UpstreamGameWarning)
+            bot.step(state)  # once per bot
     cfg = {
         "program": "experiments.tournament",
         "game": HYPER,
@@ -57,7 +67,33 @@ def test_make_bot_warns_and_a_tournament_refuses_in_a_flagged_game(tmp_path):
     assert not any(tmp_path.iterdir())
 
 
-def test_make_bot_is_silent_in_a_sound_game():
+def test_make_bot_plays_no_game_to_check_one(monkeypatch):
+    played: list[str] = []
+    monkeypatch.setattr(
+        upstream, "_random_game_returns", lambda game: played.append(str(game)) or [1.0, -1.0]
+    )
+    monkeypatch.setattr(upstream, "_FOUND", {})
+    game = pyspiel.load_game(HYPER)
+    bot = bots.make_bot("star2(max_depth=1)", game, 0)
+    assert played == []
+    bot.step(_first_decision(game))
+    assert played == [str(game)]
+
+
+def test_a_bot_is_silent_in_a_sound_game():
+    game = pyspiel.load_game("backgammon")
+    bot = bots.make_bot("star2(max_depth=1)", game, 0)
     with warnings.catch_warnings():
         warnings.simplefilter("error", UpstreamGameWarning)
-        bots.make_bot("star2(max_depth=1)", "backgammon", 0)
+        bot.step(_first_decision(game))
+
+
+def _first_decision(game: pyspiel.Game) -> pyspiel.State:
+    """The first decision node of player 0, through the first chance outcomes."""
+    state = game.new_initial_state()
+    while state.is_chance_node() or state.current_player() != 0:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    return state
