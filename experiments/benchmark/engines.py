@@ -101,11 +101,16 @@ def measure_engines(game_string: str, depth: int, index: int, seed: int) -> dict
     }
 
 
+# A baseline's result: (value, nodes, evaluations, ...).
+_BASELINE_COUNTS = {"nodes": 1, "evaluations": 2}
+
+
 def _against_baseline(
-    game_string: str, depth: int, index: int, seed: int, baseline: str
-) -> tuple[dict[str, Any], float, tuple, float]:
-    """Native star2 and a C++ baseline of the extension on one position: (star2's record,
-    its CPU s, the baseline's result, its CPU s)."""
+    game_string: str, depth: int, index: int, seed: int, baseline: str, kind: str, count: str
+) -> dict[str, Any]:
+    """Native star2 and a C++ baseline of the extension on one position: star2's nodes and
+    CPU seconds, the baseline's ``<kind>_<count>`` (the count its result holds at
+    ``_BASELINE_COUNTS[count]``) and CPU seconds, and whether the values agree."""
     module = native_engine.require()
     game, state = task_position({"game": game_string, "seed": seed, "index": index})
     native, native_cpu = star2_search(game, state, depth, "native")
@@ -114,33 +119,25 @@ def _against_baseline(
     run = getattr(module, baseline)
     run(game, state, depth, evaluator, player)  # the warm-up
     result, timing = timed(lambda: run(game, state, depth, evaluator, player))
-    return native, native_cpu, result, timing.process
+    return {
+        "star2_nodes": native["nodes"],
+        "star2_cpu": native_cpu,
+        f"{kind}_{count}": result[_BASELINE_COUNTS[count]],
+        f"{kind}_cpu": timing.process,
+        "values_agree": abs(result[0] - native["value"]) <= 1e-9,
+    }
 
 
 def measure_floor(game_string: str, depth: int, index: int, seed: int) -> dict[str, Any]:
-    native, native_cpu, (value, nodes, _, _), floor_cpu = _against_baseline(
-        game_string, depth, index, seed, "plain_expectimax"
-    )
-    return {
-        "star2_nodes": native["nodes"],
-        "star2_cpu": native_cpu,
-        "floor_nodes": nodes,
-        "floor_cpu": floor_cpu,
-        "values_agree": abs(value - native["value"]) <= 1e-9,
-    }
+    """Star2 against a plain expectimax in C++ (the floor any search pays per node)."""
+    return _against_baseline(game_string, depth, index, seed, "plain_expectimax", "floor", "nodes")
 
 
 def measure_openspiel(game_string: str, depth: int, index: int, seed: int) -> dict[str, Any]:
-    native, native_cpu, (value, _, calls, _), openspiel_cpu = _against_baseline(
-        game_string, depth, index, seed, "openspiel_expectiminimax"
+    """Star2 against OpenSpiel's own expectiminimax (its evaluator calls)."""
+    return _against_baseline(
+        game_string, depth, index, seed, "openspiel_expectiminimax", "openspiel", "evaluations"
     )
-    return {
-        "star2_nodes": native["nodes"],
-        "star2_cpu": native_cpu,
-        "openspiel_evaluations": calls,
-        "openspiel_cpu": openspiel_cpu,
-        "values_agree": abs(value - native["value"]) <= 1e-9,
-    }
 
 
 MEASURES = {"engines": measure_engines, "floor": measure_floor, "openspiel": measure_openspiel}

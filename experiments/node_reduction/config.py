@@ -37,6 +37,21 @@ def _parse_ints(values: Sequence[Any], flag: str, minimum: int) -> list[int]:
         raise ExperimentError(str(error)) from None
 
 
+def _pick_cases(
+    cases: list[Any], options: dict[str, Any], flag: str, field: str, preset: str
+) -> list[Any]:
+    """The Ballard cases whose ``field`` is among ``--<flag>``'s values (all without it)."""
+    if not options.get(flag):
+        return cases
+    wanted = set(_parse_ints(options[flag], f"--{flag}", minimum=1))
+    known = sorted({getattr(c, field) for c in cases})
+    if not wanted <= set(known):
+        raise ExperimentError(
+            f"--{flag} {sorted(wanted - set(known))} not in preset {preset!r}; accepted: {known}"
+        )
+    return [c for c in cases if getattr(c, field) in wanted]
+
+
 def _check_algorithms(names: Sequence[str]) -> list[str]:
     unknown = [n for n in names if n not in ALGORITHMS]
     if unknown or not names:
@@ -84,24 +99,8 @@ def build_config(options: dict[str, Any]) -> dict[str, Any]:
                     f"--sizes to pick N values and --trials for the number of random trees"
                 )
         cases = list(preset.ballard_cases)
-        if options.get("sizes"):
-            sizes = set(_parse_ints(options["sizes"], "--sizes", minimum=1))
-            known = sorted({c.n for c in cases})
-            if not sizes <= set(known):
-                raise ExperimentError(
-                    f"--sizes {sorted(sizes - set(known))} not in preset "
-                    f"{name!r}; accepted: {known}"
-                )
-            cases = [c for c in cases if c.n in sizes]
-        if options.get("levels"):
-            levels = set(_parse_ints(options["levels"], "--levels", minimum=1))
-            known = sorted({c.levels for c in cases})
-            if not levels <= set(known):
-                raise ExperimentError(
-                    f"--levels {sorted(levels - set(known))} not in preset {name!r}; "
-                    f"accepted: {known}"
-                )
-            cases = [c for c in cases if c.levels in levels]
+        cases = _pick_cases(cases, options, "sizes", "n", name)
+        cases = _pick_cases(cases, options, "levels", "levels", name)
         if options.get("trials"):
             cases = [dataclasses.replace(c, trials=options["trials"]) for c in cases]
         config["ballard_cases"] = [_case_fields(c) for c in cases]
