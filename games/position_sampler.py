@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import pyspiel
 
@@ -93,26 +94,14 @@ def sample_positions(
     seed: int,
     plies: tuple[int, int],
     *,
-    kind: str = "decision",
-    player: int | None = None,
-    min_legal_actions: int = 1,
     start: int = 0,
+    **where: Any,
 ) -> list[pyspiel.State]:
-    """Positions start .. start+count-1 of the sample; none depends on `count`."""
+    """Positions start .. start+count-1 of the sample; none depends on `count`. ``where``
+    holds `sample_position`'s keywords (kind, player, min_legal_actions)."""
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
-    return [
-        sample_position(
-            game,
-            seed,
-            i,
-            plies,
-            kind=kind,
-            player=player,
-            min_legal_actions=min_legal_actions,
-        )
-        for i in range(start, start + count)
-    ]
+    return [sample_position(game, seed, i, plies, **where) for i in range(start, start + count)]
 
 
 def state_from_history(game: pyspiel.Game, history: Sequence[int]) -> pyspiel.State:

@@ -146,27 +146,30 @@ _define.string(
 # ---------------------------------------------------------------- parsing
 
 
+def _per_game(
+    preset: dict[str, Any], name: str, text: Any, named: set[str]
+) -> tuple[Any, dict[str, Any]]:
+    """The default and per-game values of ``--<name>`` over the preset's (a default given
+    on the command line replaces the preset's per-game values too); adds the games the
+    flag names to ``named``."""
+    default, values = preset[f"default_{name}"], dict(preset[name])
+    if text:
+        given_default, given = parsing.parse_per_game(text, f"--{name}")
+        if given_default is not None:
+            default, values = given_default, {}
+        values.update(given)
+        named |= set(given)
+    return default, values
+
+
 def resolve_config(argv_flags: Any) -> dict[str, Any]:
     """The full configuration (everything that decides the results) from flags and preset."""
     preset = PRESETS["quick" if argv_flags.quick else argv_flags.preset]
     games = parsing.split_games(argv_flags.games) if argv_flags.games else list(preset["games"])
 
-    depth_default, depth_map = preset["default_depths"], dict(preset["depths"])
-    if argv_flags.depths:
-        default, given = parsing.parse_per_game(argv_flags.depths, "--depths")
-        if default is not None:
-            depth_default, depth_map = default, {}
-        depth_map.update(given)
-    positions_default, positions_map = preset["default_positions"], dict(preset["positions"])
-    if argv_flags.positions:
-        default, given = parsing.parse_per_game(argv_flags.positions, "--positions")
-        if default is not None:
-            positions_default, positions_map = default, {}
-        positions_map.update(given)
-    named = set()
-    for text, what in ((argv_flags.depths, "--depths"), (argv_flags.positions, "--positions")):
-        if text:
-            named |= set(parsing.parse_per_game(text, what)[1])
+    named: set[str] = set()
+    depth_default, depth_map = _per_game(preset, "depths", argv_flags.depths, named)
+    positions_default, positions_map = _per_game(preset, "positions", argv_flags.positions, named)
     strays = sorted(named - set(games))
     if strays:
         raise ExperimentError(

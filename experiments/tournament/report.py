@@ -553,14 +553,8 @@ class Summary:
                 for b in range(len(self.specs))
             ]
             if any(data):
-                fig, ax = plt.subplots(figsize=(6.5, 1.5 + 0.5 * len(data)))
-                _horizontal_boxplot(ax, [d or [np.nan] for d in data])
-                ax.set_yticks(range(1, len(data) + 1), labels)
-                ax.set_xlabel("score")
-                ax.set_title(f"{self.config['game']}: score per game", fontsize=10)
-                fig.tight_layout()
-                fig.savefig(os.path.join(out, "scores.png"), dpi=100, bbox_inches="tight")
-                plt.close(fig)
+                data = [d or [np.nan] for d in data]
+                self._boxplot(out, "scores.png", data, labels, 0.5, "score", "score per game")
                 written.append("scores.png")
         nodes = {
             b: [
@@ -575,14 +569,40 @@ class Summary:
         }
         nodes = {b: v for b, v in nodes.items() if v}
         if nodes:
-            fig, ax = plt.subplots(figsize=(6.5, 1.5 + 0.6 * len(nodes)))
-            _horizontal_boxplot(ax, list(nodes.values()))
-            ax.set_yticks(range(1, len(nodes) + 1), [labels[b] for b in nodes])
-            ax.set_xscale("log")
-            ax.set_xlabel("nodes per move (log scale)")
-            ax.set_title(f"{self.config['game']}: search effort per move", fontsize=10)
-            fig.tight_layout()
-            fig.savefig(os.path.join(out, "nodes_per_move.png"), dpi=100, bbox_inches="tight")
-            plt.close(fig)
+            self._boxplot(
+                out,
+                "nodes_per_move.png",
+                list(nodes.values()),
+                [labels[b] for b in nodes],
+                0.6,
+                "nodes per move (log scale)",
+                "search effort per move",
+                log=True,
+            )
             written.append("nodes_per_move.png")
         return written
+
+    def _boxplot(
+        self,
+        out: str,
+        name: str,
+        data: list[Any],
+        labels: list[str],
+        row_height: float,
+        xlabel: str,
+        title: str,
+        log: bool = False,
+    ) -> None:
+        """One horizontal box per bot, written to ``out``/``name``."""
+        import matplotlib.pyplot as plt  # noqa: PLC0415
+
+        fig, ax = plt.subplots(figsize=(6.5, 1.5 + row_height * len(data)))
+        _horizontal_boxplot(ax, data)
+        ax.set_yticks(range(1, len(data) + 1), labels)
+        if log:
+            ax.set_xscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_title(f"{self.config['game']}: {title}", fontsize=10)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, name), dpi=100, bbox_inches="tight")
+        plt.close(fig)
