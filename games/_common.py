@@ -196,6 +196,15 @@ def check_known(params: Mapping[str, Any], spec: Mapping[str, Any], game: str) -
         raise ValueError(f"{game}: unknown parameter(s) {unknown}; accepted: {sorted(spec)}")
 
 
+def with_defaults(
+    params: Mapping[str, Any] | None, defaults: Mapping[str, Any], game: str
+) -> dict[str, Any]:
+    """A game's parameters, unknown names refused, the defaults filled in."""
+    given = dict(params or {})
+    check_known(given, defaults, game)
+    return {**defaults, **given}
+
+
 class PositionState(pyspiel.State):
     """A pyspiel.State that delegates its rules to a fast-path position.
 
@@ -291,11 +300,27 @@ class PositionGame(pyspiel.Game):
     def __init__(
         self,
         game_type: pyspiel.GameType,
-        game_info: pyspiel.GameInfo,
         params: Mapping[str, Any],
+        *,
+        actions: int,
+        chance_outcomes: int,
+        max_game_length: int,
         max_chance_nodes: int,
+        players: int = 2,
+        utility: tuple[float, float] = (-1.0, 1.0),
     ):
-        super().__init__(game_type, game_info, dict(params))
+        """The game's GameInfo from its sizes: zero-sum, ``utility`` (min, max) for every
+        player, ``max_chance_nodes`` the bound on chance nodes per history."""
+        info = pyspiel.GameInfo(
+            num_distinct_actions=actions,
+            max_chance_outcomes=chance_outcomes,
+            num_players=players,
+            min_utility=float(utility[0]),
+            max_utility=float(utility[1]),
+            utility_sum=0.0,
+            max_game_length=max_game_length,
+        )
+        super().__init__(game_type, info, dict(params))
         self._max_chance_nodes = max_chance_nodes
 
     def new_initial_state(self) -> PositionState:

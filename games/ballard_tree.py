@@ -264,9 +264,7 @@ class BallardGame(_common.PositionGame):
     rules: BallardRules
 
     def __init__(self, params=None):
-        params = dict(params or {})
-        _common.check_known(params, _DEFAULT_PARAMS, SHORT_NAME)
-        params = {**_DEFAULT_PARAMS, **params}
+        params = _common.with_defaults(params, _DEFAULT_PARAMS, SHORT_NAME)
         n = _common.check_int("n", params["n"], 2, None, SHORT_NAME, " (branching factor)")
         plies = _common.check_int(
             "plies", params["plies"], 1, None, SHORT_NAME, " (decision levels)"
@@ -287,18 +285,13 @@ class BallardGame(_common.PositionGame):
         lo, hi = rules.leaf_min, rules.leaf_max
         super().__init__(
             _GAME_TYPE,
-            pyspiel.GameInfo(
-                num_distinct_actions=n,
-                max_chance_outcomes=n,
-                num_players=2,
-                # Per-player bounds: player 1 gets -leaf, so take the union.
-                min_utility=float(min(lo, -hi)),
-                max_utility=float(max(hi, -lo)),
-                utility_sum=0.0,
-                max_game_length=plies,
-            ),
             {"n": n, "plies": plies, "order": order, "seed": seed, "final_chance": final_chance},
+            actions=n,
+            chance_outcomes=n,
+            max_game_length=plies,
             max_chance_nodes=plies - 1 + int(final_chance),
+            # Per-player bounds: player 1 gets -leaf, so take the union.
+            utility=(min(lo, -hi), max(hi, -lo)),
         )
         self.rules = rules
 

@@ -399,26 +399,19 @@ class CantStopGame(_common.PositionGame):
     rules: CantStopRules
 
     def __init__(self, params=None):
-        params = dict(params or {})
-        _common.check_known(params, _DEFAULT_PARAMS, SHORT_NAME)
-        params = {**_DEFAULT_PARAMS, **params}
+        params = _common.with_defaults(params, _DEFAULT_PARAMS, SHORT_NAME)
         players = _common.check_int("players", params["players"], 2, 4, SHORT_NAME)
         horizon = _common.check_int(
             "horizon", params["horizon"], 1, 10_000, SHORT_NAME, " (turns before a draw)"
         )
         super().__init__(
             _GAME_TYPE,
-            pyspiel.GameInfo(
-                num_distinct_actions=NUM_ACTIONS,
-                max_chance_outcomes=len(ROLLS),
-                num_players=players,
-                min_utility=-1.0,
-                max_utility=1.0,
-                utility_sum=0.0,
-                max_game_length=horizon * DECISIONS_PER_TURN,
-            ),
             {"players": players, "horizon": horizon},
+            actions=NUM_ACTIONS,
+            chance_outcomes=len(ROLLS),
+            max_game_length=horizon * DECISIONS_PER_TURN,
             max_chance_nodes=horizon * CHANCE_PER_TURN,
+            players=players,
         )
         self.rules = cant_stop_rules(players, horizon)
 

@@ -233,19 +233,12 @@ class ChanceTTTGame(_common.PositionGame):
     win_lines = LINES  # for evaluators, which see the game, not this module
 
     def __init__(self, params=None):
-        _common.check_known(dict(params or {}), {}, SHORT_NAME)
         super().__init__(
             _GAME_TYPE,
-            pyspiel.GameInfo(
-                num_distinct_actions=9,
-                max_chance_outcomes=10,
-                num_players=2,
-                min_utility=-1.0,
-                max_utility=1.0,
-                utility_sum=0.0,
-                max_game_length=9,
-            ),
-            {},
+            _common.with_defaults(params, {}, SHORT_NAME),
+            actions=9,
+            chance_outcomes=10,
+            max_game_length=9,
             max_chance_nodes=8,  # one after each move but the last
         )
 

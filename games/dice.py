@@ -329,9 +329,7 @@ class DiceGame(_common.PositionGame):
     rules: DiceRules
 
     def __init__(self, params=None):
-        params = dict(params or {})
-        _common.check_known(params, _DEFAULT_PARAMS, SHORT_NAME)
-        params = {**_DEFAULT_PARAMS, **params}
+        params = _common.with_defaults(params, _DEFAULT_PARAMS, SHORT_NAME)
         n = _common.check_int("n", params["n"], 2, None, SHORT_NAME, " (board side)")
         k = _common.check_int(
             "k", params["k"], 1, n, SHORT_NAME, " (stones in a row to win; 1 <= k <= n)"
@@ -339,16 +337,10 @@ class DiceGame(_common.PositionGame):
         length = max_decisions(n)
         super().__init__(
             _GAME_TYPE,
-            pyspiel.GameInfo(
-                num_distinct_actions=n * n + 1,
-                max_chance_outcomes=n,
-                num_players=2,
-                min_utility=-1.0,
-                max_utility=1.0,
-                utility_sum=0.0,
-                max_game_length=length,
-            ),
             {"n": n, "k": k},
+            actions=n * n + 1,
+            chance_outcomes=n,
+            max_game_length=length,
             max_chance_nodes=length,
         )
         self.rules = dice_rules(n, k)
