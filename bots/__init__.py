@@ -40,7 +40,7 @@ _SUBMODULES = frozenset(
         "node",
         "options",
         "ordering",
-        "probcut",
+        "probcut_models",
         "search",
         "spec",
         "transposition",

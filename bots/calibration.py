@@ -44,7 +44,7 @@ from typing import Any
 import pyspiel
 
 from bots import calibration_fit
-from bots.probcut import ProbCutModel, ProbCutSettings
+from bots.probcut_models import ProbCutModel, ProbCutSettings
 
 CALIBRATION_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "calibrations")
 

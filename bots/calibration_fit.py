@@ -108,7 +108,7 @@ def fit_models(
                 mover_fit = fit_probcut_model(mover_pairs)
                 mover.append({**key, **mover_fit})
                 # The engine predicts a*v + s*b, s = +1 when the searching player moves
-                # at the child and -1 otherwise (bots/probcut.py, ProbCutModel.mover).
+                # at the child and -1 otherwise (bots/probcut_models.py, ProbCutModel.mover).
                 model["mover_relative"] = {k: mover_fit[k] for k in ("a", "b", "sigma", "r2")}
         models.append(model)
     return {"models": models, "unsymmetrized": raw, "mover_relative": mover}

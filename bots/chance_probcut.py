@@ -1,7 +1,7 @@
 """ChanceProbCut's step at a chance node (Schadd et al. 2009): forward pruning.
 
 Before Star2's probes, a shallow search (depth reduced by R) of every outcome is
-mapped through the calibrated linear model of bots/probcut.py into probable bounds
+mapped through the calibrated linear model of bots/probcut_models.py into probable bounds
 on the outcome's deep value. The node is cut when the probable bounds put it outside
 the window; otherwise they narrow the Star1 windows, and a child that fails against
 a bound that was only probable is searched again (``verify_probable``). Not exact:
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bots.expectiminimax import INF, ExpectiminimaxSearcher
 from bots.frames import ChanceFrame
-from bots.probcut import ProbCutSettings
+from bots.probcut_models import ProbCutSettings
 
 
 def chance_probcut(

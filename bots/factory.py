@@ -17,7 +17,7 @@ from bots.options import BOT_NAMES as BOT_NAMES  # re-exported: bots.BOT_NAMES
 from bots.options import GAME_DEFAULTS as GAME_DEFAULTS
 from bots.options import SEARCH_BOTS as SEARCH_BOTS
 from bots.options import SearchOptions, accepted, bot_settings
-from bots.probcut import ProbCutSettings
+from bots.probcut_models import ProbCutSettings
 from bots.searcher_protocol import SearcherProtocol
 from bots.spec import parse_spec
 

@@ -27,7 +27,7 @@ from typing import Any, TypeVar, cast
 
 from bots.keys import KeyFunction
 from bots.mcts import MCTS_EVALUATORS
-from bots.probcut import ProbCutSettings
+from bots.probcut_models import ProbCutSettings
 
 ALGORITHMS = ("expectiminimax", "star1", "star2", "chanceprobcut")
 SEARCH_BOTS = ("expectiminimax", "star1", "star2", "chanceprobcut", "mcms")

@@ -12,7 +12,7 @@ reference, is laid out by concern:
   expectiminimax's chance nodes;
 * bots/star.py: ``StarSearcher``, Star1's windows and Star2's probes at chance nodes;
 * bots/frames.py: a chance node's frame, which those steps read and narrow;
-* bots/chance_probcut.py: ChanceProbCut's step; bots/probcut.py its models;
+* bots/chance_probcut.py: ChanceProbCut's step; bots/probcut_models.py its models;
 * bots/mcms.py: MCMS, Star2 on sampled chance nodes;
 * bots/maxn.py: max^n for three or more players (``multiplayer="maxn"``).
 

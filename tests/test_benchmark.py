@@ -11,7 +11,7 @@ from open_spiel.python.algorithms import minimax
 from experiments import benchmark
 from experiments.benchmark import core, report
 from experiments.common import parsing
-from experiments.common.games import load_game
+from experiments.common.game_loader import load_game
 from games.position_sampler import sample_positions
 
 

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from experiments.benchmark import depth
-from experiments.common.games import load_game
+from experiments.common.game_loader import load_game
 from experiments.common.runner import RunnerOptions
 from games.position_sampler import positions_from_games, state_from_history
 

@@ -29,7 +29,7 @@ from random_tree_game import (
 )
 
 import bots
-from bots.probcut import ProbCutModel, ProbCutSettings
+from bots.probcut_models import ProbCutModel, ProbCutSettings
 from bots.search import search
 
 CONFIGS = [

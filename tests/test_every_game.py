@@ -13,7 +13,7 @@ import pytest
 
 import bots
 from bots.calibration import SELF_CALIBRATION_ENV
-from experiments.common.games import stochastic_game_names
+from experiments.common.game_loader import stochastic_game_names
 
 # Depth 1 keeps yacht's 7,776-outcome rolls and ten-player pig cheap; the searches' values
 # are proven elsewhere (tests/test_exactness*.py, tests/test_multiplayer.py).

@@ -33,7 +33,7 @@ import bots
 from bots.mcms import MaxnMCMSSearcher
 from bots.native_searcher import make_searcher
 from bots.options import SearchOptions
-from bots.probcut import ProbCutModel, ProbCutSettings
+from bots.probcut_models import ProbCutModel, ProbCutSettings
 from bots.searcher_protocol import LeafValueOutOfBounds
 
 TOL = 1e-9

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from experiments.common.games import load_game
+from experiments.common.game_loader import load_game
 from games.position_sampler import sample_position, sample_positions, state_from_history
 
 # Histories the sampler draws for these seeds: the published node counts in

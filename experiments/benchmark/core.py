@@ -21,7 +21,7 @@ import pyspiel
 
 import bots
 from bots.evaluators import default_evaluator
-from experiments.common import games as common_games
+from experiments.common import game_loader as common_games
 from experiments.common import measure
 from experiments.common.errors import ExperimentError
 

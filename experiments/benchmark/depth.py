@@ -28,7 +28,7 @@ from bots.spec import parse_spec, split_top_level, with_params
 from experiments.benchmark import ordering_bound
 from experiments.benchmark.core import plies
 from experiments.common import flags, parsing, results, runner
-from experiments.common.games import load_game, short_name
+from experiments.common.game_loader import load_game, short_name
 from experiments.common.measure import timed, timed_iteration
 from experiments.common.tables import markdown_table
 from games.position_sampler import (

@@ -24,7 +24,7 @@ from typing import Any
 import bots
 from bots.spec import with_params
 from experiments.common import flags, parsing, results, runner
-from experiments.common.games import load_game
+from experiments.common.game_loader import load_game
 from experiments.common.measure import TimedGame, move_time_tolerance, seeded_chance
 from experiments.common.tables import markdown_table
 

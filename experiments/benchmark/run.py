@@ -24,7 +24,7 @@ from bots.spec import with_params
 from experiments.benchmark import core, report
 from experiments.common import flags, parsing, results
 from experiments.common.errors import ExperimentError
-from experiments.common.games import load_game
+from experiments.common.game_loader import load_game
 from games.position_sampler import sample_positions
 
 FULL_GAMES = (

@@ -21,7 +21,7 @@ from bots.search import search
 from bots.spec import parse_spec
 from experiments.benchmark.engines import parse_pairs
 from experiments.common import flags
-from experiments.common.games import load_game
+from experiments.common.game_loader import load_game
 from games.position_sampler import sample_positions
 
 DEFAULT_GAMES = ("pig(players=4):6", "maedn(players=4):3", "yacht(players=3):2")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots.factory import check_game_supported
-from experiments.common import games as common_games
+from experiments.common import game_loader as common_games
 from experiments.common import results
 from experiments.common.errors import ExperimentError
 from experiments.common.parsing import parse_int_list

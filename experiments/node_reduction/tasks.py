@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from experiments.common.games import register_custom_games
+from experiments.common.game_loader import register_custom_games
 from experiments.common.runner import Task
 from experiments.node_reduction import ballard
 from experiments.node_reduction.search import PositionSearches, StudyRow, StudySettings

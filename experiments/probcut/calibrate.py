@@ -34,7 +34,7 @@ from bots.calibration_fit import (  # noqa: F401  (collect_pairs, fit_probcut_mo
 )
 from bots.factory import check_game_supported
 from experiments.common import flags, parsing, results, runner
-from experiments.common.games import load_game
+from experiments.common.game_loader import load_game
 from experiments.common.tables import markdown_table
 from games.position_sampler import sample_position
 

@@ -36,7 +36,7 @@ from bots.calibration import canonical_game_string, probcut_settings
 from bots.factory import check_game_supported
 from bots.search import search
 from experiments.common import flags, results, runner
-from experiments.common.games import load_game
+from experiments.common.game_loader import load_game
 from experiments.common.measure import timed_search
 from experiments.common.tables import markdown_table
 from experiments.probcut.calibrate import parse_plies

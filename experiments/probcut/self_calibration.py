@@ -21,7 +21,7 @@ import pyspiel
 
 from bots import calibration, calibration_fit, make_bot, native_engine
 from experiments.common import flags
-from experiments.common.games import load_game
+from experiments.common.game_loader import load_game
 from experiments.common.tables import markdown_table
 
 # The games issue 72 names (besides EinStein, which has a committed calibration).

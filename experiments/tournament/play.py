@@ -20,7 +20,7 @@ import numpy as np
 import pyspiel
 
 from bots.arithmetic import ordered_sum
-from experiments.common.games import load_game
+from experiments.common.game_loader import load_game
 from experiments.common.measure import TimedGame, TimedMove
 from experiments.common.runner import TaskTimeout
 

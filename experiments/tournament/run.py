@@ -14,7 +14,7 @@ from typing import Any
 import pyspiel
 
 from bots.spec import parse_spec
-from experiments.common import games, results, runner
+from experiments.common import game_loader, results, runner
 from experiments.common.errors import ExperimentError
 from experiments.common.runner import RunnerOptions, Task
 from experiments.tournament import play
@@ -141,7 +141,7 @@ def run_tournament(
         raise ExperimentError(
             f"unknown schedule {config.get('schedule')!r}; accepted: {', '.join(SCHEDULES)}"
         )
-    game = games.load_game(config["game"])
+    game = game_loader.load_game(config["game"])
     problem = upstream_problem(game)
     if problem is not None:
         raise ExperimentError(problem)
