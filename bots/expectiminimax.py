@@ -97,7 +97,12 @@ class ExpectiminimaxSearcher(SearcherBase):
         self._convert_leaves = False
         self._cache_leaves = False
         self._lookup_children = False
+        self._configure(options)
         self.reset_stats()
+
+    def _configure(self, options: SearchOptions) -> None:
+        """What a subclass reads from ``options`` beyond this class (its one constructor
+        serves every Python searcher)."""
 
     # ----------------------------------------------------------------- public
 

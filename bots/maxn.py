@@ -114,17 +114,9 @@ class MaxnSearcher(ExpectiminimaxSearcher):
 
     searches_maxn = True
 
-    def __init__(
-        self,
-        game: pyspiel.Game,
-        player: int,
-        options: SearchOptions | str = "star2",
-        **settings: Any,
-    ):
-        """``options``, or an algorithm name and ``SearchOptions.create``'s settings."""
-        super().__init__(game, player, options, **settings)
-        self.num_players = game.num_players()
-        self.maxn_bounds = MaxnBounds.of(game, self.evaluator, self.options.bounds)
+    def _configure(self, options: SearchOptions) -> None:
+        self.num_players = self.game.num_players()
+        self.maxn_bounds = MaxnBounds.of(self.game, self.evaluator, options.bounds)
         self.ordering.own_component = True
         self.root_values: list[float] | None = None
 

@@ -23,9 +23,7 @@ Expectiminimax searches chance nodes without any of them.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, cast
-
-import pyspiel
+from typing import cast
 
 from bots.chance_probcut import chance_probcut, verify_probable
 from bots.expectiminimax import CHANCE, INF, TIME_CHECK_INTERVAL, ExpectiminimaxSearcher
@@ -42,16 +40,7 @@ class StarSearcher(ExpectiminimaxSearcher):
     ``ExpectiminimaxSearcher`` for the recursion it shares with expectiminimax.
     """
 
-    def __init__(
-        self,
-        game: pyspiel.Game,
-        player: int,
-        options: SearchOptions | str = "star2",
-        **settings: Any,
-    ):
-        """``options``, or an algorithm name and ``SearchOptions.create``'s settings."""
-        super().__init__(game, player, options, **settings)
-        options = self.options
+    def _configure(self, options: SearchOptions) -> None:
         # Star1's windows at chance nodes: every algorithm but expectiminimax.
         self.chance_pruning = options.algorithm != "expectiminimax"
         # Successors probed per decision child before the Star1 phase (0: none).
