@@ -58,6 +58,11 @@ class TableSize:
         return int(self._searcher.table_size)
 
 
+def _native_counter(name: str) -> Any:
+    """A read-only property: the C++ searcher's counter ``name``, as an int."""
+    return property(lambda self: int(getattr(self._native, name)), doc=f"``{name}``")
+
+
 class NativeSearcher(SearcherBase):
     """A ``StarSearcher`` (or ``MCMSSearcher`` with ``samples``) run by the native engine."""
 
@@ -113,17 +118,10 @@ class NativeSearcher(SearcherBase):
         """Whether searches run without the GIL (C++ game and native evaluator)."""
         return bool(self._native.releases_gil)
 
-    @property
-    def nodes(self) -> int:
-        return int(self._native.nodes)
-
-    @property
-    def evaluations(self) -> int:
-        return int(self._native.evaluations)
-
-    @property
-    def tt_hits(self) -> int:
-        return int(self._native.tt_hits)
+    # The counters the bot layer reads between searches, from the C++ searcher.
+    nodes = _native_counter("nodes")
+    evaluations = _native_counter("evaluations")
+    tt_hits = _native_counter("tt_hits")
 
     def reset_stats(self) -> None:
         self._native.reset_stats()

@@ -98,16 +98,22 @@ def parse_plies(text: str) -> tuple[int, int]:
     return values[0], values[-1]
 
 
+def task_position(payload: dict[str, Any], **where: Any) -> tuple[Any, Any, int]:
+    """A task's game, its sampled position ``index`` (``where``: the sampler's kind and
+    conditions) and that index: what the calibration's and the evaluation's tasks share."""
+    game = load_game(payload["game"])
+    index = payload["index"]
+    return (
+        game,
+        sample_position(game, payload["seed"], index, tuple(payload["plies"]), **where),
+        index,
+    )
+
+
 def measure_task(payload: dict[str, Any]) -> dict[str, Any]:
     """One runner task: sample chance node `index` and search its outcome children."""
-    game = load_game(payload["game"])
-    state = sample_position(
-        game, payload["seed"], payload["index"], tuple(payload["plies"]), kind="chance"
-    )
     return measure_position(
-        game,
-        state,
-        payload["index"],
+        *task_position(payload, kind="chance"),
         seed=payload["seed"],
         player=payload["player"],
         depths=payload["depths"],

@@ -39,8 +39,7 @@ from experiments.common import flags, results, runner
 from experiments.common.game_loader import load_game
 from experiments.common.measure import timed_search
 from experiments.common.tables import markdown_table
-from experiments.probcut.calibrate import parse_plies
-from games.position_sampler import sample_position
+from experiments.probcut.calibrate import parse_plies, task_position
 
 FLAGS, _define = flags.program_flags()
 _define.string("game", "dice", "Game string.")
@@ -64,14 +63,8 @@ flags.define_runner_flags(_define)
 
 def evaluate_task(payload: dict[str, Any]) -> dict[str, Any]:
     """One runner task: sample decision position `index` and search it both ways."""
-    game = load_game(payload["game"])
-    state = sample_position(
-        game, payload["seed"], payload["index"], tuple(payload["plies"]), min_legal_actions=2
-    )
     return evaluate_position(
-        game,
-        state,
-        payload["index"],
+        *task_position(payload, min_legal_actions=2),
         depth=payload["depth"],
         reduction=payload["reduction"],
         ts=payload["t"],
