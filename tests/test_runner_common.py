@@ -5,18 +5,18 @@ from __future__ import annotations
 import pytest
 from absl import flags as absl_flags
 
-from experiments.common import flags, games, parsing
+from experiments.common import flags, game_loader, parsing
 from experiments.common.runner import RunnerOptions
 
 
 def test_load_game_registers_the_custom_games_and_explains_bad_strings():
-    assert games.load_game("dice(n=5,k=4)").get_type().short_name == "dice"
-    with pytest.raises(games.GameError, match="unknown game 'no_such_game'.*backgammon"):
-        games.load_game("no_such_game")
-    with pytest.raises(games.GameError, match="cannot load game 'pig\\(no_param=1\\)'"):
-        games.load_game("pig(no_param=1)")
-    with pytest.raises(games.GameError, match="expected a game string"):
-        games.load_game("")
+    assert game_loader.load_game("dice(n=5,k=4)").get_type().short_name == "dice"
+    with pytest.raises(game_loader.GameError, match="unknown game 'no_such_game'.*backgammon"):
+        game_loader.load_game("no_such_game")
+    with pytest.raises(game_loader.GameError, match="cannot load game 'pig\\(no_param=1\\)'"):
+        game_loader.load_game("pig(no_param=1)")
+    with pytest.raises(game_loader.GameError, match="expected a game string"):
+        game_loader.load_game("")
 
 
 @pytest.mark.parametrize(
