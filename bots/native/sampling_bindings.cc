@@ -1,5 +1,5 @@
 // Test hooks for the random generator (bots/native/splitmix.h) and MCMS's draws:
-// tests/test_native_sampling.py compares each with games/_rng.py and bots/mcms.py.
+// tests/test_native_sampling.py compares each with games/splitmix.py and bots/mcms.py.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -32,10 +32,10 @@ void BindSampling(py::module_& m) {
       [](std::uint64_t seed, const std::string& key) {
         return splitmix::SeedState(seed, splitmix::Fnv1a64(key));
       },
-      py::arg("seed"), py::arg("key"), "games._rng.seed_state(seed, key) (for tests).");
+      py::arg("seed"), py::arg("key"), "games.splitmix.seed_state(seed, key) (for tests).");
   m.def(
       "fnv1a64", [](const py::bytes& data) { return splitmix::Fnv1a64(std::string(data)); },
-      py::arg("data"), "games._rng.fnv1a64(data) (for tests).");
+      py::arg("data"), "games.splitmix.fnv1a64(data) (for tests).");
   m.def(
       "splitmix_random",
       [](std::uint64_t seed, const std::string& key, int n) {

@@ -1,4 +1,4 @@
-// The native Searcher as bots._native.Searcher; bots/native_search.py wraps it
+// The native Searcher as bots._native.Searcher; bots/native_searcher.py wraps it
 // in the Python Searcher's interface.
 #include <Python.h>
 #include <pybind11/pybind11.h>
@@ -128,7 +128,7 @@ std::vector<std::string> CounterNames() {
 #undef STARSPIEL_COUNTER_NAME
 }
 
-// The options from bots/native_search.py's settings dict: every setting, nothing else.
+// The options from bots/native_searcher.py's settings dict: every setting, nothing else.
 SearchOptions ReadOptions(const py::dict& settings) {
   const std::vector<std::string> names = SettingNames();
   for (auto item : settings) {
