@@ -147,22 +147,20 @@ def test_every_position_round_trips_through_gnubg_boards_and_position_ids(positi
 
 def _move_sample(positions: list[pyspiel.State]) -> list[pyspiel.State]:
     """First halves and whole turns: every doubles, bar and no-move case, then others."""
-    turns = [s for s in positions if not second_half(s)]
-    special = [
-        s
-        for s in turns
-        if dice(s)[0] == dice(s)[1]
-        or gnubg_board(s, s.current_player())[1][24] > 0
-        or sum(gnubg_board(s, s.current_player())[1][6:]) == 0
-    ]
-    rest = [s for s in turns if s not in special]
+    special, rest = [], []
+    for state in positions:
+        if not second_half(state):
+            mine = gnubg_board(state, state.current_player())[1]
+            roll = dice(state)
+            unusual = roll[0] == roll[1] or mine[24] > 0 or sum(mine[6:]) == 0
+            (special if unusual else rest).append(state)
     rng = np.random.RandomState(3)
-    chosen = [special[i] for i in rng.choice(len(special), min(900, len(special)), replace=False)]
-    chosen += [rest[i] for i in rng.choice(len(rest), 400, replace=False)]
+    chosen = [special[i] for i in rng.choice(len(special), min(700, len(special)), replace=False)]
+    chosen += [rest[i] for i in rng.choice(len(rest), 300, replace=False)]
     return chosen
 
 
-def _gnubg_moves(states: list[pyspiel.State], chunks: int = 4) -> list[dict]:
+def _gnubg_moves(states: list[pyspiel.State], chunks: int = 8) -> list[dict]:
     """gnubg's moves for ``states``, in a few processes at once (gnubg answers fast but
     each call waits for its worker thread, which a loaded machine makes slow)."""
 

@@ -120,6 +120,11 @@ def second_half(state: pyspiel.State) -> bool:
     return bool(history) and history[-1].player == state.current_player()
 
 
+def as_board(sides: Sequence[Sequence[int]]) -> Board:
+    """A board as gnubg's answers hold it (lists), as a comparable tuple."""
+    return (tuple(sides[0]), tuple(sides[1]))
+
+
 def describe(state: pyspiel.State, board: Board, roll: Sequence[int]) -> str:
     return f"position {board!r} (dice {tuple(roll)}, history {state.history()}):\n{state}"
 
@@ -324,7 +329,7 @@ class GnubgBot(pyspiel.Bot):
                 return action
             return self._second_half_anew(state, player, legal, start)
         result = self.best_moves([board], [roll])[0]
-        target = tuple(tuple(side) for side in result["after"])
+        target = as_board(result["after"])
         matches = reaching(state, player, legal, target)
         if not matches:
             raise GnubgError(
@@ -334,7 +339,7 @@ class GnubgBot(pyspiel.Bot):
         action = matches[0]
         child = state.child(action)
         if roll[0] == roll[1] and not child.is_terminal() and second_half(child):
-            self._plan = (gnubg_board(child, player), roll, target, result)  # type: ignore[assignment]
+            self._plan = (gnubg_board(child, player), roll, target, result)
         self._report(action, result, 1, start)
         return action
 
@@ -377,20 +382,24 @@ class GnubgBot(pyspiel.Bot):
         }
 
 
-def reaching(
-    state: pyspiel.State, player: int, legal: Sequence[int], target: Board
-) -> list[int]:
+def reaching(state: pyspiel.State, player: int, legal: Sequence[int], target: Board) -> list[int]:
     """The legal actions from which ``player`` reaches ``target`` this turn, sorted.
 
     On a roll of doubles an action reaches it through the second half (any of its
     legal actions), or directly when the turn ends after the first half.
     """
     found = []
+    halfway: dict[Board, bool] = {}  # several actions lead to one position halfway
     for action in legal:
         child = state.child(action)
+        board = gnubg_board(child, player)
         if not child.is_terminal() and child.is_player_node() and second_half(child):
-            if any(gnubg_board(child.child(b), player) == target for b in child.legal_actions()):
+            if board not in halfway:
+                halfway[board] = any(
+                    gnubg_board(child.child(b), player) == target for b in child.legal_actions()
+                )
+            if halfway[board]:
                 found.append(int(action))
-        elif gnubg_board(child, player) == target:
+        elif board == target:
             found.append(int(action))
     return sorted(found)

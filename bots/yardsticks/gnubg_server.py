@@ -80,7 +80,7 @@ def answer(request):
         return {"results": out}
     if op == "evaluate":
         return {"evals": [_value_for_mover(b, cube, context) for b in request["boards"]]}
-    raise ValueError("unknown op %r" % (op,))
+    raise ValueError(f"unknown op {op!r}")
 
 
 def main():
@@ -93,7 +93,7 @@ def main():
         try:
             reply = answer(json.loads(line))
         except Exception as error:  # the client raises it with the request named
-            reply = {"error": "%s: %s" % (type(error).__name__, error)}
+            reply = {"error": f"{type(error).__name__}: {error}"}
         sys.stdout.write(ANSWER_PREFIX + json.dumps(reply) + "\n")
         sys.stdout.flush()
 
