@@ -480,3 +480,17 @@ def test_the_gnubg_presets_are_sized_and_run():
         assert "gnubg" in config["bots"][0]
     study = presets.preset("gnubg").config()["bots"]
     assert len(study) == 6 and all("time_limit=0.1" in spec for spec in study[1:])
+
+
+def test_openspiel_bot_registry_holds_starspiel_gnubg():
+    try:
+        bots.register_native_bots()
+    except Exception as error:  # no native engine here: the registry entries need it
+        pytest.skip(f"the native engine is not built: {error}")
+    game = pyspiel.load_game(GAME)
+    assert "starspiel_gnubg" in pyspiel.bots_that_can_play_game(game, 0)
+    assert "starspiel_gnubg" not in pyspiel.bots_that_can_play_game(pyspiel.load_game("pig"), 0)
+    gnubg = pyspiel.load_bot("starspiel_gnubg", game, 0, {"plies": 0})
+    other = pyspiel.load_bot("starspiel_random", game, 1, {"seed": 1})
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), [gnubg, other], 3)
+    assert sorted(returns) == [-1.0, 1.0]

@@ -105,16 +105,18 @@ GNUBG_BOTS = (
     f"mcms(time_limit={TIME_LIMIT:g})",
     FAIR_MCTS,
 )
-# Fixed before any game so that the study fits about 2 hours on 2 workers: win rates of
-# 0.575 and 0.425 (gnubg against one bot) are told apart; a match's 95% interval on a win
-# rate is then about +-0.05 wide.
-GNUBG_DIFFERENCE = 0.15
+# Fixed before any game so that the study fits about 2 hours on 2 workers (3,210 games at
+# the pilot's 3.9 s): win rates of 0.555 and 0.445 (gnubg against one bot) are told apart,
+# and a bot's 95% interval on its win rate against gnubg is about +-0.04.
+GNUBG_DIFFERENCE = 0.11
 # The check: gnubg 2-ply should beat 0-ply. The two differ, so a pair's two games differ
 # on the same dice (gnubg against itself at one setting would replay each pair twice).
 GNUBG_CHECK_BOTS = ("gnubg(plies=2)", "gnubg(plies=0)")
-# Wall seconds per game on one worker, from a pilot of each preset (docs/guide/gnubg.md).
-GNUBG_SECONDS = 8.0
-GNUBG_CHECK_SECONDS = 8.0
+GNUBG_CHECK_DIFFERENCE = 0.10  # 2-ply winning 0.55: about half an hour on 2 workers
+# Wall seconds per game on one worker, from a pilot of each preset on a loaded machine
+# (10 and 4 games; docs/guide/gnubg.md).
+GNUBG_SECONDS = 3.9
+GNUBG_CHECK_SECONDS = 4.3
 
 PRESETS = {
     p.name: p
@@ -159,7 +161,7 @@ PRESETS = {
             GNUBG_GAME,
             2,
             "rotations",
-            GNUBG_DIFFERENCE,
+            GNUBG_CHECK_DIFFERENCE,
             1000,
             GNUBG_CHECK_SECONDS,
             "The yardstick's check: gnubg 2-ply should beat gnubg 0-ply.",
