@@ -92,8 +92,16 @@ def openspiel_counts(board: Board, player: int) -> dict[str, list[int]]:
             points[23 - i if p == 0 else i] = gside[i]
         counts[f"points{p}"] = points
         counts[f"bar{p}"] = [gside[24]]
-        counts[f"off{p}"] = [CHECKERS - sum(gside)]
+        counts[f"off{p}"] = [CHECKERS - _count(gside)]
     return counts
+
+
+def _count(checkers: Sequence[int]) -> int:
+    """Checkers in all: a sum of ints, exact in any order."""
+    total = 0
+    for count in checkers:
+        total += count
+    return total
 
 
 def state_counts(state: pyspiel.State) -> dict[str, list[int]]:
@@ -104,7 +112,7 @@ def state_counts(state: pyspiel.State) -> dict[str, list[int]]:
         bar = state.board(p, _BAR)
         counts[f"points{p}"] = points
         counts[f"bar{p}"] = [bar]
-        counts[f"off{p}"] = [CHECKERS - sum(points) - bar]
+        counts[f"off{p}"] = [CHECKERS - _count(points) - bar]
     return counts
 
 
