@@ -180,6 +180,10 @@ def make_bot(spec: str, game: pyspiel.Game | str, player_id: int, **overrides: A
         return UniformRandomBot(game, player_id, params.get("seed"))
     if name == "mcts":
         return _mcts_bot(params, game, player_id)
+    if name == "gnubg":
+        from bots.yardsticks.gnubg import GnubgBot  # imported late: only its users pay
+
+        return GnubgBot(game, player_id, **params)
     defaults = GAME_DEFAULTS.get(name, {}).get(game.get_type().short_name, {})
     params = {**defaults, **params}
     return _search_bot(name, params, game, player_id)

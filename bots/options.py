@@ -31,7 +31,8 @@ from bots.probcut_models import ProbCutSettings
 
 ALGORITHMS = ("expectiminimax", "star1", "star2", "chanceprobcut")
 SEARCH_BOTS = ("expectiminimax", "star1", "star2", "chanceprobcut", "mcms")
-BOT_NAMES = SEARCH_BOTS + ("mcts", "random")
+YARDSTICKS = ("gnubg",)  # external programs as bots (bots/yardsticks/)
+BOT_NAMES = SEARCH_BOTS + ("mcts", "random") + YARDSTICKS
 PROBING_ORDERS = ("cyclic", "sequential")
 MULTIPLAYER_MODELS = ("paranoid", "maxn")
 ENGINES = ("auto", "native", "python")
@@ -588,6 +589,44 @@ BOT_SETTINGS: tuple[Setting, ...] = (
         hint="heuristic: the game's evaluator, the one the search bots use",
     ),
     Setting("seed", "int", None, "seeds the moves", ("random",), "bot", minimum=0, none=True),
+    Setting(
+        "plies",
+        "int",
+        0,
+        "gnubg's own lookahead: 0, 1 or 2 plies (gnubg's 2-ply is its 'world class')",
+        ("gnubg",),
+        "bot",
+        minimum=0,
+    ),
+    Setting(
+        "noise",
+        "number",
+        0.0,
+        "gnubg's evaluation noise (deterministic per position); 0 plays its best move",
+        ("gnubg",),
+        "bot",
+        minimum=0,
+    ),
+    Setting(
+        "timeout",
+        "number",
+        60.0,
+        "seconds gnubg may take to answer before the bot stops it and raises",
+        ("gnubg",),
+        "bot",
+        minimum=0,
+        above=True,
+    ),
+    Setting(
+        "path",
+        "object",
+        None,
+        "the gnubg program",
+        ("gnubg",),
+        "bot",
+        accepts_text="a path, or none",
+        default_text="/usr/games/gnubg",
+    ),
 )
 
 

@@ -266,8 +266,9 @@ def test_four_players_end_to_end_with_one_worker_and_two(tmp_path):
 def test_study_presets_run_with_mcts_and_random_in_place_of_the_search_bots(tmp_path):
     for p in presets.PRESETS.values():
         cfg = p.config()
-        assert cfg["games_per_pair"] % p.deal_size == 0 and len(cfg["bots"]) == 4
-        assert p.games == cfg["games_per_pair"] * len(matches(4, p.players, cfg["schedule"]))
+        assert cfg["games_per_pair"] % p.deal_size == 0 and len(cfg["bots"]) == len(p.bots)
+        tables = matches(len(p.bots), p.players, cfg["schedule"])
+        assert p.games == cfg["games_per_pair"] * len(tables)
         assert pyspiel.load_game(cfg["game"]).num_players() == p.players
     # The search bots take more than two players once N-player search lands; the schedule,
     # seatings and summary are exercised here with bots that play any number of players.

@@ -137,7 +137,7 @@ class PythonBotFactory : public open_spiel::BotFactory {
 // registered when bots._native is loaded, into pyspiel's registry.
 const bool kRegistered = [] {
   for (const char* name :
-       {"expectiminimax", "star1", "star2", "chanceprobcut", "mcms", "mcts", "random"}) {
+       {"expectiminimax", "star1", "star2", "chanceprobcut", "mcms", "mcts", "random", "gnubg"}) {
     open_spiel::BotRegisterer::RegisterBot(std::string("starspiel_") + name,
                                            std::make_unique<PythonBotFactory>(name));
   }

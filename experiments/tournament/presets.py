@@ -40,6 +40,7 @@ class Preset:
     why: str
     schedule: str = "round_robin"
     bots: tuple[str, ...] = BOTS
+    base: float | None = None  # bots 0 and 1's mean win rate; None: 1/(players - 1)
 
     @property
     def deal_size(self) -> int:
@@ -55,9 +56,8 @@ class Preset:
     def deals(self) -> int:
         """Deals per match: the deals needed, spread over the matches with bots 0 and 1,
         and never fewer than the report's deal intervals need (`stats.MIN_PAIRS`)."""
-        needed = sizing.deals_needed(
-            self.difference, self.players, self.deal_size, base=1 / (self.players - 1)
-        )
+        base = 1 / (self.players - 1) if self.base is None else self.base
+        needed = sizing.deals_needed(self.difference, self.players, self.deal_size, base=base)
         return max(math.ceil(needed / self.meetings), MIN_PAIRS)
 
     @property
@@ -93,6 +93,31 @@ class Preset:
         )
 
 
+# The yardstick (issue 78, docs/guide/gnubg.md): each bot at 0.1 s per move against gnubg
+# 0-ply, a gauntlet of seat-swapped pairs on common dice, in full scoring so that a game's
+# return is its money points (1, 2 for a gammon, 3 for a backgammon).
+GNUBG_GAME = "backgammon(scoring_type=full_scoring)"
+GNUBG_BOTS = (
+    "gnubg(plies=0)",
+    f"star2(time_limit={TIME_LIMIT:g})",
+    f"expectiminimax(time_limit={TIME_LIMIT:g})",
+    f"chanceprobcut(time_limit={TIME_LIMIT:g})",
+    f"mcms(time_limit={TIME_LIMIT:g})",
+    FAIR_MCTS,
+)
+# Fixed before any game so that the study fits about 2 hours on 2 workers (3,210 games at
+# the pilot's 3.9 s): win rates of 0.555 and 0.445 (gnubg against one bot) are told apart,
+# and a bot's 95% interval on its win rate against gnubg is about +-0.04.
+GNUBG_DIFFERENCE = 0.11
+# The check: gnubg 2-ply should beat 0-ply. The two differ, so a pair's two games differ
+# on the same dice (gnubg against itself at one setting would replay each pair twice).
+GNUBG_CHECK_BOTS = ("gnubg(plies=2)", "gnubg(plies=0)")
+GNUBG_CHECK_DIFFERENCE = 0.10  # 2-ply winning 0.55: about half an hour on 2 workers
+# Wall seconds per game on one worker, from a pilot of each preset on a loaded machine
+# (10 and 4 games; docs/guide/gnubg.md).
+GNUBG_SECONDS = 3.9
+GNUBG_CHECK_SECONDS = 4.3
+
 PRESETS = {
     p.name: p
     for p in (
@@ -115,6 +140,34 @@ PRESETS = {
             2000,
             9.3,
             "Rotations: pig's players only race, so the seat, not the neighbour, matters.",
+        ),
+        Preset(
+            "gnubg",
+            GNUBG_GAME,
+            2,
+            "rotations",
+            GNUBG_DIFFERENCE,
+            1000,
+            GNUBG_SECONDS,
+            "Each bot against gnubg 0-ply (bot 0), both seats on the same dice; the "
+            "summary gives each bot's win rate and mean return (money points per game) "
+            "with 95% intervals (docs/guide/gnubg.md).",
+            schedule="gauntlet",
+            bots=GNUBG_BOTS,
+            base=0.5,
+        ),
+        Preset(
+            "gnubg_check",
+            GNUBG_GAME,
+            2,
+            "rotations",
+            GNUBG_CHECK_DIFFERENCE,
+            1000,
+            GNUBG_CHECK_SECONDS,
+            "The yardstick's check: gnubg 2-ply should beat gnubg 0-ply.",
+            schedule="gauntlet",
+            bots=GNUBG_CHECK_BOTS,
+            base=0.5,
         ),
     )
 }

@@ -136,7 +136,9 @@ class Summary:
                 f"+{p['wins']} ={p['draws']} -{p['losses']} in {p['games']} games, score "
                 f"{_decimal(p['score'])} [{_decimal(p['score_lo'])}, {_decimal(p['score_hi'])}], "
                 f"pairs 0/0.5/1/1.5/2: {'/'.join(map(str, p['pentanomial']))} "
-                f"[{_decimal(p['pair_lo'])}, {_decimal(p['pair_hi'])}]{extra}"
+                f"[{_decimal(p['pair_lo'])}, {_decimal(p['pair_hi'])}], mean return "
+                f"{_decimal(p['mean_return'])} [{_decimal(p['return_lo'])}, "
+                f"{_decimal(p['return_hi'])}]{extra}"
             )
         return lines
 
@@ -229,6 +231,8 @@ class Summary:
                         "95% CI",
                         "pentanomial",
                         "pair CI",
+                        "mean return",
+                        "return CI",
                         "errors",
                         "cut off",
                     ],
@@ -244,6 +248,8 @@ class Summary:
                             f"[{_decimal(p['score_lo'])}, {_decimal(p['score_hi'])}]",
                             " ".join(map(str, p["pentanomial"])),
                             f"[{_decimal(p['pair_lo'])}, {_decimal(p['pair_hi'])}]",
+                            _decimal(p["mean_return"]),
+                            f"[{_decimal(p['return_lo'])}, {_decimal(p['return_hi'])}]",
                             p["errors"],
                             p["cut_offs"],
                         ]
@@ -448,6 +454,9 @@ class Summary:
                 "score_hi",
                 "pair_lo",
                 "pair_hi",
+                "mean_return",
+                "return_lo",
+                "return_hi",
                 "errors",
                 "cut_offs",
             ):

@@ -93,6 +93,14 @@ def pairing_stats(records: Sequence[dict], a: int, b: int) -> dict[str, Any]:
             penta[int(round(2 * sum(game_score(r, a) for r in games)))] += 1
     lo, hi = wilson_interval(score, n)
     pair_lo, pair_hi = pair_interval(penta)
+    # a's return per game (points, where the game scores gammons), t interval over pairs.
+    returns = [float(r["returns"][r["bot_index"].index(a)]) for r in good]
+    pair_returns = [
+        ordered_sum(float(r["returns"][r["bot_index"].index(a)]) for r in games) / 2
+        for games in pairs.values()
+        if len(games) == 2
+    ]
+    return_lo, return_hi = deal_interval(pair_returns)
     return {
         "bot": a,
         "opponent": b,
@@ -108,6 +116,9 @@ def pairing_stats(records: Sequence[dict], a: int, b: int) -> dict[str, Any]:
         "pentanomial": penta,
         "pair_lo": pair_lo,
         "pair_hi": pair_hi,
+        "mean_return": ordered_sum(returns) / len(returns) if returns else float("nan"),
+        "return_lo": return_lo,
+        "return_hi": return_hi,
         "errors": sum(1 for r in mine if r.get("error") is not None),
         "cut_offs": sum(1 for r in good if r.get("cut_off")),
     }

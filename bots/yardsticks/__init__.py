@@ -1,0 +1,1 @@
+"""External programs that play better than our bots, as bots: the yardsticks."""
