@@ -206,6 +206,36 @@ def test_one_player_game_reports_score_statistics(tmp_path):
     assert recs["0#1"]["history"][0] == recs["1#1"]["history"][0]
 
 
+def test_2048_records_its_largest_tile_and_the_report_counts_goals(tmp_path):
+    """A 2048 game records the largest tile its end reached (checked by replaying its
+    history), and the report gives the share of games reaching each goal."""
+    summary = run(
+        config(
+            bots=["expectiminimax(max_depth=1)"],
+            game="2048(max_tile=131072)",
+            games_per_pair=2,
+            max_moves=100000,
+        ),
+        tmp_path,
+        workers=1,
+    )
+    game = pyspiel.load_game("2048(max_tile=131072)")
+    for r in records(tmp_path).values():
+        state = game.new_initial_state()
+        for action in r["history"]:
+            state.apply_action(action)
+        assert state.is_terminal()
+        assert r["milestone"] == max(state.observation_tensor(0)) >= 64
+    reached = {g["goal"]: g["reached"] for g in summary.reach[0]}
+    tiles = [r["milestone"] for r in records(tmp_path).values()]
+    assert reached[1024] == sum(t >= 1024 for t in tiles) and reached[8192] == 0
+    md = (tmp_path / "summary.md").read_text()
+    assert "## Games whose largest tile reached each goal" in md
+    assert (
+        "\nreach,expectiminimax(max_depth=1),,2048,share," in (tmp_path / "summary.csv").read_text()
+    )
+
+
 def test_summary_files(tmp_path):
     summary = run(config(games_per_pair=4), tmp_path, workers=1, plots=True)
     md = (tmp_path / "summary.md").read_text()

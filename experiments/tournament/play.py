@@ -23,6 +23,7 @@ from bots.arithmetic import ordered_sum
 from experiments.common.game_loader import load_game
 from experiments.common.measure import TimedGame, TimedMove
 from experiments.common.runner import TaskTimeout
+from experiments.tournament.milestones import measure
 
 # Keys copied from a search bot's last_search into the per-move record.
 SEARCH_KEYS = ("nodes", "depth", "partial_depth", "value", "engine")
@@ -154,6 +155,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         error_seat = acting
     history = [] if state is None else [int(a) for a in state.history()]
     returns = None if error or state is None else [float(r) for r in state.returns()]
+    milestone = None if returns is None or state is None else measure(state)
     return {
         **task_fields(task),
         "returns": returns,
@@ -171,6 +173,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "cpu_seconds": time.process_time() - cpu_start,
         "history": history,
         "search": search,
+        "milestone": milestone,
     }
 
 
@@ -231,6 +234,7 @@ def failed_game_record(task: GameTask, message: str) -> dict[str, Any]:
         "cpu_seconds": None,
         "history": [],
         "search": [],
+        "milestone": None,
     }
 
 

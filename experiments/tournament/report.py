@@ -11,9 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from experiments.common.games import load_game
 from experiments.common.tables import markdown_table
 from experiments.tournament import stats as ts
 from experiments.tournament.headline import headline, players_headline
+from experiments.tournament.milestones import Milestone, milestone_of, reach_stats
 from experiments.tournament.schedule import DEFAULT_SEATING, seatings
 
 
@@ -76,8 +78,13 @@ class Summary:
         self.seats: list[dict[str, Any]] = []
         self.differences: list[dict[str, Any]] = []
         self.deal_size = len(seatings(self.n_players, self.seating))  # games per deal
+        self.milestone: Milestone | None = None
+        self.reach: list[list[dict[str, float]]] = []
         if self.solo:
             self.scores = [ts.solo_stats(self.records, b) for b in range(n)]
+            self.milestone = milestone_of(load_game(config["game"]))
+            if self.milestone is not None:
+                self.reach = [reach_stats(self.records, b, self.milestone) for b in range(n)]
         elif self.multi:
             self.players = [ts.player_stats(self.records, b, self.deal_size) for b in range(n)]
             self.seats = ts.seat_stats(self.records, self.n_players)
@@ -118,6 +125,7 @@ class Summary:
                 f"{self.label(s['bot'])}: score {_decimal(s['mean'], 2)} +- "
                 f"{_decimal((s['ci_hi'] - s['ci_lo']) / 2, 2)} (95% CI) over {s['games']} games, "
                 f"median {_decimal(s['median'], 1)}, min {_decimal(s['min'], 1)}, max {_decimal(s['max'], 1)}"
+                + self._reach_words(s["bot"])
                 + (f", {s['errors']} errors" if s["errors"] else "")
                 for s in self.scores
             ]
@@ -156,6 +164,39 @@ class Summary:
             f"{_decimal(p['mean_return'])} [{_decimal(p['return_lo'])}, "
             f"{_decimal(p['return_hi'])}]{extra}"
         )
+
+    def _reach_words(self, bot: int) -> str:
+        """', reached 2048 in 0.450 [0.38, 0.52]' for each goal of the game's milestone."""
+        if self.milestone is None:
+            return ""
+        return "".join(
+            f", {self.milestone.name} {g['goal']:g} in {_decimal(g['share'], 3)} "
+            f"[{_decimal(g['lo'], 3)}, {_decimal(g['hi'], 3)}]"
+            for g in self.reach[bot]
+        )
+
+    def _reach_markdown(self) -> list[str]:
+        if self.milestone is None:
+            return []
+        goals = self.milestone.goals
+        return [
+            "",
+            f"## Games whose {self.milestone.name} reached each goal",
+            "",
+            "Share of finished games, with a 95% Wilson interval.",
+            "",
+            markdown_table(
+                ["bot", "games", *[f"{g:g}" for g in goals]],
+                [
+                    [f"`{self.label(b)}`", rows[0]["games"] if rows else 0]
+                    + [
+                        f"{_decimal(g['share'], 3)} [{_decimal(g['lo'], 3)}, {_decimal(g['hi'], 3)}]"
+                        for g in rows
+                    ]
+                    for b, rows in enumerate(self.reach)
+                ],
+            ),
+        ]
 
     def headline(self) -> str:
         """What the run found and what it could not tell, in one sentence."""
@@ -205,6 +246,7 @@ class Summary:
                     ],
                 )
             )
+            out += self._reach_markdown()
         elif self.multi:
             out += self._players_markdown()
         else:
@@ -506,6 +548,12 @@ class Summary:
                 for metric, v in s.items():
                     if metric != "bot":
                         rows.append(["score", self.label(s["bot"]), "", "", metric, v])
+            for b, goals in enumerate(self.reach):
+                for g in goals:
+                    for metric in ("reached", "share", "lo", "hi"):
+                        rows.append(
+                            ["reach", self.label(b), "", f"{g['goal']:g}", metric, g[metric]]
+                        )
         for b, s in self.search.items():
             for metric, v in s.items():
                 rows.append(["search", self.label(b), "", "", metric, v])
