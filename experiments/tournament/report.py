@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common.games import load_game
+from experiments.common.game_loader import load_game
 from experiments.common.tables import markdown_table
 from experiments.tournament import stats as ts
 from experiments.tournament.headline import headline, players_headline
