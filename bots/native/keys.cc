@@ -20,6 +20,7 @@ std::mutex& SchemesMutex() {
 
 }  // namespace
 
+// mirrors: bots/keys.py history_digest
 Key HistoryDigest(const std::vector<open_spiel::Action>& history) {
   Key digest = 0;
   for (open_spiel::Action action : history) digest = ExtendDigest(digest, action);

@@ -50,6 +50,7 @@ inline Key MulMod(Key a, Key b) {
 
 // bots/keys.py's DIGEST_MULTIPLIER and DIGEST_MODULUS = 2^127 - 1; inline, as
 // it runs several times for every node keyed.
+// mirrors: bots/keys.py extend_digest
 inline Key ExtendDigest(Key digest, std::uint64_t value) {
   Key r = digest_detail::MulMod(digest, digest_detail::kMultiplier) + static_cast<Key>(value) + 1;
   r = digest_detail::Fold(r);
