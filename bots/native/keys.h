@@ -87,6 +87,11 @@ const KeyScheme* FindKeyScheme(const std::string& short_name);
 // Python's repr() of an ASCII str, as canonical_text prints strings.
 std::string PythonRepr(const std::string& text);
 
+// bots/keys.py's string_key, (current player, str(state)): its table text, and its text
+// as canonical_text prints it (MCMS's sampling seed). For the games' adapters.
+std::string PlayerAndString(const open_spiel::State& state);
+std::string PlayerAndStringText(const open_spiel::State& state);
+
 }  // namespace starspiel
 
 #endif  // STARSPIEL_BOTS_NATIVE_KEYS_H_

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <typeinfo>
 
+#include "bots/native/adapters/registry.h"
 #include "bots/native/fast_moves.h"
 #include "bots/native/mcms_draws.h"
 
@@ -169,7 +170,7 @@ Searcher::Node Searcher::Child(const Node& node, open_spiel::Action action) cons
 }
 
 bool Searcher::InPlace(const open_spiel::State& state) const {
-  // A game's first move is always cloned (backgammon cannot undo its opening roll).
+  // A game's first move is always cloned (some games cannot undo their opening roll).
   return restorer_ != nullptr || (undo_ && !state.FullHistory().empty());
 }
 
@@ -209,17 +210,14 @@ auto Searcher::SearchAfter(const Node& node, open_spiel::Action action, SearchFn
 }
 
 // Whether ApplyAction followed by UndoAction restores this game's states, along
-// one line of play: cloning a state costs more than a node's other work in
-// backgammon and einstein (their histories are copied), so these games are
-// searched in place.
+// one line of play: where cloning a state costs more than a node's other work (games
+// whose histories are copied), a game is searched in place.
 bool Searcher::UndoWorks() const {
-  // Games whose undo was checked by hand over whole games. Not backgammon and
-  // einstein: after some undos their later moves differ from a clone's
-  // (OpenSpiel 2.0.2), and the check below only plays the first moves.
-  static const char* const kUndoGames[] = {"maedn", "dice", "chance_tic_tac_toe", "ballard_tree"};
-  bool listed = false;
-  for (const char* name : kUndoGames) listed = listed || game_name_ == name;
-  if (!listed) return false;
+  // Only games whose adapter says their undo was checked by hand over whole games:
+  // in some games, after some undos, later moves differ from a clone's (OpenSpiel
+  // 2.0.2), and the check below only plays the first moves.
+  const GameAdapter* adapter = FindGameAdapter(game_name_);
+  if (adapter == nullptr || !adapter->undo_checked) return false;
   static std::mutex mutex;
   // By game string and state class (a C++ game and its Python twin print alike): checked
   // once per process.

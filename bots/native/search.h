@@ -38,7 +38,7 @@ struct ProbCutModel {
 // Key kinds, as bots/native_search.py's native_settings names them (kKeyKindNames).
 enum class KeyKind {
   kDigest,       // history digests (bots/keys.py digest_key): no child lookups, no leaf store
-  kScheme,       // the game's registered text key (pig, backgammon, ...)
+  kScheme,       // the game's registered text key (its adapter's, adapters/registry.h)
   kPythonState,  // python_state_key: (history, player, str) of a Python-registered game
   kCallback,     // a Python game's position: SearchOptions::key_text, called back
 };
