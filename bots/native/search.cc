@@ -277,6 +277,22 @@ bool Searcher::CheckUndo(const FieldRestorer* restorer) const {
     if (actions.size() > 6) actions.resize(6);
     return actions;
   };
+  // A move made and taken back: by the restorer where there is one, else by the game.
+  auto apply = [restorer](open_spiel::State* state, open_spiel::Action a, Snapshot* saved) {
+    if (restorer != nullptr) {
+      SaveAndApply(*restorer, state, a, saved);
+    } else {
+      state->ApplyAction(a);
+    }
+  };
+  auto undo = [restorer](open_spiel::State* state, open_spiel::Player mover, open_spiel::Action a,
+                         const Snapshot& saved) {
+    if (restorer != nullptr) {
+      RestoreFrom(*restorer, state, saved);
+    } else {
+      state->UndoAction(mover, a);
+    }
+  };
   try {
     std::unique_ptr<open_spiel::State> state = game_->NewInitialState();
     for (int step = 0; step < 60 && !state->IsTerminal(); ++step) {
@@ -288,36 +304,20 @@ bool Searcher::CheckUndo(const FieldRestorer* restorer) const {
           std::unique_ptr<open_spiel::State> child = state->Child(a);
           const open_spiel::Player mover = state->CurrentPlayer();
           Snapshot saved;
-          if (restorer != nullptr) {
-            SaveAndApply(*restorer, state.get(), a, &saved);
-          } else {
-            state->ApplyAction(a);
-          }
+          apply(state.get(), a, &saved);
           if (!same(*state, *child)) return false;
           if (!state->IsTerminal()) {
             const open_spiel::Player next = state->CurrentPlayer();
             for (open_spiel::Action b : moves(*state)) {
               std::unique_ptr<open_spiel::State> grandchild = child->Child(b);
               Snapshot saved_child;
-              if (restorer != nullptr) {
-                SaveAndApply(*restorer, state.get(), b, &saved_child);
-              } else {
-                state->ApplyAction(b);
-              }
+              apply(state.get(), b, &saved_child);
               if (!same(*state, *grandchild)) return false;
-              if (restorer != nullptr) {
-                RestoreFrom(*restorer, state.get(), saved_child);
-              } else {
-                state->UndoAction(next, b);
-              }
+              undo(state.get(), next, b, saved_child);
               if (!same(*state, *child)) return false;
             }
           }
-          if (restorer != nullptr) {
-            RestoreFrom(*restorer, state.get(), saved);
-          } else {
-            state->UndoAction(mover, a);
-          }
+          undo(state.get(), mover, a, saved);
           if (!same(*state, *before)) return false;
         }
       }
