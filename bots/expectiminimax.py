@@ -23,15 +23,10 @@ from typing import Any, cast
 
 import pyspiel
 
+from bots.adapters import default_key_function
 from bots.counters import STAT_KEYS
 from bots.frames import ProbedChild
-from bots.keys import (
-    HistoryDigestNode,
-    default_key_function,
-    digest_key,
-    history_key,
-    root_key_function,
-)
+from bots.keys import HistoryDigestNode, digest_key, history_key, root_key_function
 from bots.node import Position, SearchNode, to_search_node
 from bots.options import SearchOptions, as_options
 from bots.ordering import MoveOrdering

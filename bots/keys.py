@@ -9,10 +9,8 @@ exactness.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
-
-import pyspiel
 
 KeyFunction = Callable[[Any], Hashable]
 
@@ -21,20 +19,6 @@ def string_key(state: Any) -> Hashable:
     # The player is part of the key: several games print a chance node and the
     # decision node after it identically.
     return (state.current_player(), str(state))
-
-
-# Pig prints the scores, the turn total, the player and whether a roll is pending
-# ("Current player: 0 (rolling)" at a chance node), so its string alone is a sound
-# key, and the builtin costs no Python frame per lookup.
-pig_key: KeyFunction = str
-
-
-def einstein_key(state: Any) -> Hashable:
-    # The board string omits the die (the last action at a decision node) and,
-    # at a chance node, whose turn follows (a turn is a roll and a move).
-    player = state.current_player()
-    die = state.history()[-1] if player >= 0 else -1
-    return (player, str(state), state.move_number() % 4, die)
 
 
 def history_key(state: Any) -> Hashable:
@@ -72,7 +56,7 @@ class HistoryDigestNode:
     """A pyspiel state carried with the digest of its history.
 
     Keys the games whose states print too little to be keyed by their string
-    (2048, yacht, maedn, banqi): the root digest is computed once per search,
+    (those without an adapter's key, bots/adapters/): the root digest is computed once per search,
     each child's from its parent's in O(1), so a key costs neither time nor
     memory in proportion to the game's length, as the full history did.
     """
@@ -123,7 +107,7 @@ def position_key(position: Any) -> Hashable:
 
 
 def custom_game_key(state: Any) -> Hashable:
-    """The C++ twins of the games in games/ (dice, chance_tic_tac_toe, ballard_tree, cant_stop).
+    """The C++ twins of the games in games/ (bots/adapters/twins.py).
 
     Their strings print every field of the Python position (board or path, player,
     line, roller, result; the game's parameters are the same within a search), so
@@ -131,54 +115,6 @@ def custom_game_key(state: Any) -> Hashable:
     the same transpositions on either twin and node counts do not move.
     """
     return str(state)
-
-
-# Keys checked to determine the rest of the game (tests/test_transposition_keys.py);
-# every other game is keyed by its history (as a digest). Not 2048: equal boards and scores
-# can have different legal moves there (hidden merge flags), and yacht, maedn
-# and banqi print too little of the state.
-KEY_FUNCTIONS: dict[str, KeyFunction] = {
-    "pig": pig_key,
-    "backgammon": string_key,
-    "catch": string_key,
-    "einstein_wurfelt_nicht": einstein_key,
-    "dice": custom_game_key,
-    "chance_tic_tac_toe": custom_game_key,
-    "ballard_tree": custom_game_key,
-    "cant_stop": custom_game_key,
-}
-
-
-class TwinSamplingKeys(Mapping[str, KeyFunction]):
-    """MCMS's sampling keys for the C++ twins of the games in games/, by short name.
-
-    A twin's state is keyed in the table by its string (``custom_game_key``), but its
-    draws are seeded with the Python position rebuilt from it, so they are the same
-    on either twin: the position class's ``from_state``, which every Python game of
-    games/ offers as ``position_class``. Looked up in ``games.PYTHON_GAMES`` when
-    asked for: games/ knows nothing of bots, and importing this module registers no game.
-    """
-
-    def __getitem__(self, short_name: str) -> KeyFunction:
-        if KEY_FUNCTIONS.get(short_name) is not custom_game_key:
-            raise KeyError(short_name)
-        import games  # noqa: PLC0415 - registers the games; only when a key is asked for
-
-        return games.PYTHON_GAMES[short_name].position_class.from_state
-
-    def __iter__(self) -> Iterator[str]:
-        return (name for name, key_fn in KEY_FUNCTIONS.items() if key_fn is custom_game_key)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-
-SAMPLING_KEY_FUNCTIONS: Mapping[str, KeyFunction] = TwinSamplingKeys()
-
-
-def default_key_function(game: pyspiel.Game) -> KeyFunction:
-    """Transposition key for pyspiel states of ``game`` (positions are their own key)."""
-    return KEY_FUNCTIONS.get(game.get_type().short_name, history_key)
 
 
 def root_key_function(

@@ -34,17 +34,9 @@ from typing import Any
 
 import pyspiel
 
+from bots.adapters import KEY_FUNCTIONS, SAMPLING_KEY_FUNCTIONS
 from bots.counters import MCMS_STAT_KEYS
-from bots.keys import (
-    KEY_FUNCTIONS,
-    SAMPLING_KEY_FUNCTIONS,
-    HistoryDigestNode,
-    digest_key,
-    history_digest,
-    history_key,
-    pig_key,
-    string_key,
-)
+from bots.keys import HistoryDigestNode, digest_key, history_digest, history_key
 from bots.maxn import MaxnSearcher
 from bots.node import SearchNode
 from bots.options import SearchOptions, as_options
@@ -135,16 +127,14 @@ class ChanceSampling:
     def sampling_key(self, node: SearchNode) -> Hashable:
         """The node's table key; for history-keyed games always the history digest.
 
-        A C++ twin's state of a game in games/ is keyed by its string but samples
-        with the Python position rebuilt from it, as on the Python twin.
+        A game whose adapter gives a sampling key of its own (bots/adapters/) samples by
+        it where the table uses the game's registered key: a C++ twin's state of a game
+        in games/ is keyed by its string but samples with the Python position rebuilt
+        from it, as on the Python twin.
         """
         key_fn = self.key_fn
         if self._sampling_fn is not None and key_fn is self._registered_key_fn:
             return self._sampling_fn(node)
-        if key_fn is pig_key:
-            # Pig's table key is its bare string; its draws are seeded by the
-            # (player, string) key, so the sampled trees stay those of docs/guide/mcms.md.
-            return string_key(node)
         if key_fn is digest_key or key_fn is history_key:
             if isinstance(node, HistoryDigestNode):
                 return node.digest

@@ -18,9 +18,10 @@ from typing import Any
 import pyspiel
 
 from bots import native_engine
+from bots.adapters import default_key_function
 from bots.counters import MCMS_STAT_KEYS, STAT_KEYS
 from bots.evaluators import make_evaluator
-from bots.keys import default_key_function, history_key
+from bots.keys import history_key
 from bots.maxn import MaxnBounds, MaxnSearcher
 from bots.mcms import MaxnMCMSSearcher, MCMSSearcher, canonical_text
 from bots.options import ENGINES, SearchOptions, as_options

@@ -28,7 +28,7 @@ class SearchNode(Protocol):
         ...
 
     def returns(self) -> Sequence[float]:
-        """Per-player utilities (at terminals; rewards so far in 2048)."""
+        """Per-player utilities (at terminals; rewards so far in games that have them)."""
         ...
 
 

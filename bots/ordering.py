@@ -21,10 +21,10 @@ class MoveOrdering:
     The table's best move goes first. The history heuristic then sorts the
     moves from ``history_min_depth`` up: at depth 1 sorting costs about what
     the cuts save in most games; where an action means the same move in every
-    position (dice, einstein) the bots order there too (docs/guide/bots.md, "Per-game defaults").
+    position the bots order there too (docs/guide/bots.md, "Per-game defaults").
     With ``static_ordering``, where the table knows no move (a node the
     previous iteration pruned), moves at depth >= 2 are ordered by the value
-    of the position after them, as Hauk et al. ordered backgammon moves by
+    of the position after them, as Hauk et al. ordered their game's moves by
     hits, blots and points made; it costs one evaluation per move.
     """
 

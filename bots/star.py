@@ -63,7 +63,7 @@ class StarSearcher(ExpectiminimaxSearcher):
             return super()._chance(node, depth, alpha, beta, outcomes)
         key: Hashable = None
         if self.table is not None:
-            # Before the outcomes are read: the table settles about half of pig's.
+            # Before the outcomes are read: in some games the table settles about half.
             key = self.key_fn(node)
             entry = self.table.get(key)
             if entry is not None and self._entry_decides(entry[DEPTH], depth):

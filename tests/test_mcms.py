@@ -21,7 +21,8 @@ from plain_expectiminimax import HashEvaluator, sample_positions
 
 import bots
 import games  # noqa: F401  registers the custom games
-from bots.keys import einstein_key, history_digest
+from bots.adapters.einstein_wurfelt_nicht import einstein_key
+from bots.keys import history_digest
 from bots.native_searcher import make_searcher
 from bots.search import search
 from games.splitmix import SplitMix64

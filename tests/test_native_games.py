@@ -22,13 +22,14 @@ from playouts import random_action, replay
 
 import games
 from bots import native_engine
+from bots.adapters import KEY_FUNCTIONS, SAMPLING_KEY_FUNCTIONS
 from bots.evaluators import (
     BallardEvaluator,
     CantStopEvaluator,
     ChanceTTTEvaluator,
     DiceEvaluator,
 )
-from bots.keys import KEY_FUNCTIONS, SAMPLING_KEY_FUNCTIONS, custom_game_key
+from bots.keys import custom_game_key
 from bots.mcms import canonical_text
 from games import PYTHON_GAMES
 

@@ -16,7 +16,7 @@ from playouts import random_action
 
 import games  # noqa: F401  (registers the custom games)
 from bots import native_engine
-from bots.keys import default_key_function
+from bots.adapters import default_key_function
 
 pytestmark = pytest.mark.skipif(
     native_engine.problem() is not None, reason=str(native_engine.problem())

@@ -18,12 +18,11 @@ import pyspiel
 import pytest
 from playouts import random_action
 
+from bots.adapters import KEY_FUNCTIONS, default_key_function
 from bots.keys import (
     DIGEST_MODULUS,
-    KEY_FUNCTIONS,
     HistoryDigestNode,
     custom_game_key,
-    default_key_function,
     digest_key,
     history_digest,
 )

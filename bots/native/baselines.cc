@@ -4,7 +4,10 @@
 #include <pybind11/pybind11.h>
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <tuple>
 
 #include "bots/native/bindings.h"
 #include "bots/native/evaluator.h"
@@ -57,52 +60,62 @@ class PlainExpectimax {
   int player_;
 };
 
-}  // namespace
-
-void BindBaselines(py::module_& m) {
+// Binds `name`(game, state, depth, evaluator, player): the native evaluator made, then
+// `search(game, state, evaluator, depth, player)` run with the GIL released and timed;
+// the function returns search's three figures and the seconds.
+template <class Search>
+void BindBaseline(py::module_& m, const char* name, Search search, const char* doc) {
   m.def(
-      "openspiel_expectiminimax",
-      [](py::handle game, py::handle state, int depth, const std::string& evaluator, int player) {
+      name,
+      [search](py::handle game, py::handle state, int depth, const std::string& evaluator,
+               int player) {
         const auto* cpp_game = game.cast<const open_spiel::Game*>();
         const auto* cpp_state = state.cast<const open_spiel::State*>();
         std::unique_ptr<Evaluator> native = MakeEvaluator(evaluator, *cpp_game);
-        std::int64_t calls = 0;
-        std::pair<double, open_spiel::Action> result;
+        std::tuple<double, std::int64_t, std::int64_t> figures;
         double seconds;
         {
           py::gil_scoped_release released;
           const auto start = std::chrono::steady_clock::now();
-          result = open_spiel::algorithms::ExpectiminimaxSearch(
-              *cpp_game, cpp_state,
-              [&native, &calls, player](const open_spiel::State& s) {
-                ++calls;
-                return native->Value(s, player);
-              },
-              depth, player);
+          figures = search(*cpp_game, *cpp_state, *native, depth, player);
           seconds = Seconds(start);
         }
-        return py::make_tuple(result.first, result.second, calls, seconds);
+        return py::make_tuple(std::get<0>(figures), std::get<1>(figures), std::get<2>(figures),
+                              seconds);
       },
       py::arg("game"), py::arg("state"), py::arg("depth"), py::arg("evaluator"), py::arg("player"),
+      doc);
+}
+
+}  // namespace
+
+void BindBaselines(py::module_& m) {
+  BindBaseline(
+      m, "openspiel_expectiminimax",
+      [](const open_spiel::Game& game, const open_spiel::State& state, Evaluator& evaluator,
+         int depth, int player) {
+        std::int64_t calls = 0;
+        const std::pair<double, open_spiel::Action> result =
+            open_spiel::algorithms::ExpectiminimaxSearch(
+                game, &state,
+                [&evaluator, &calls, player](const open_spiel::State& s) {
+                  ++calls;
+                  return evaluator.Value(s, player);
+                },
+                depth, player);
+        return std::tuple<double, std::int64_t, std::int64_t>(result.first, result.second, calls);
+      },
       "OpenSpiel's C++ ExpectiminimaxSearch with a native evaluator: (value, action, "
       "evaluator calls, seconds).");
-  m.def(
-      "plain_expectimax",
-      [](py::handle game, py::handle state, int depth, const std::string& evaluator, int player) {
-        const auto* cpp_game = game.cast<const open_spiel::Game*>();
-        const auto* cpp_state = state.cast<const open_spiel::State*>();
-        std::unique_ptr<Evaluator> native = MakeEvaluator(evaluator, *cpp_game);
-        PlainExpectimax search(*native, player);
-        double value, seconds;
-        {
-          py::gil_scoped_release released;
-          const auto start = std::chrono::steady_clock::now();
-          value = search.Value(*cpp_state, depth);
-          seconds = Seconds(start);
-        }
-        return py::make_tuple(value, search.nodes, search.evaluations, seconds);
+  BindBaseline(
+      m, "plain_expectimax",
+      [](const open_spiel::Game&, const open_spiel::State& state, Evaluator& evaluator, int depth,
+         int player) {
+        PlainExpectimax search(evaluator, player);
+        const double value = search.Value(state, depth);
+        return std::tuple<double, std::int64_t, std::int64_t>(value, search.nodes,
+                                                              search.evaluations);
       },
-      py::arg("game"), py::arg("state"), py::arg("depth"), py::arg("evaluator"), py::arg("player"),
       "The per-node floor: a plain C++ expectimax with a native evaluator: (value, nodes, "
       "evaluations, seconds).");
 }

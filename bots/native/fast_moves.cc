@@ -290,22 +290,4 @@ bool BallardLegalActions(open_spiel::State& state, std::vector<open_spiel::Actio
   return true;
 }
 
-FastPlayer FastPlayerFor(const std::string& game) {
-  if (game == "ballard_tree") return BallardCurrentPlayer;
-  if (!FieldPathsOn()) return nullptr;  // the rest read OpenSpiel's private fields
-  if (game == "2048") return Game2048CurrentPlayer;
-  if (game == "einstein_wurfelt_nicht") return EinsteinCurrentPlayer;
-  return nullptr;
-}
-
-FastMoves FastMovesFor(const std::string& game) {
-  if (game == "ballard_tree") return BallardLegalActions;
-  if (!FieldPathsOn()) return nullptr;  // the rest read OpenSpiel's private fields
-  if (game == "2048") return Game2048LegalActions;
-  if (game == "backgammon") return BackgammonLegalActions;
-  if (game == "catch") return CatchLegalActions;
-  if (game == "einstein_wurfelt_nicht") return EinsteinLegalActions;
-  return nullptr;
-}
-
 }  // namespace starspiel

@@ -59,6 +59,77 @@ __attribute__((always_inline)) inline void RecordMove(open_spiel::State* state,
   ++(state->*kStateMoveNumber);
 }
 
+// A game's saved fields written once, as a list of (state member, Fields member) pairs
+// (FieldPair), from which its save, its restore and its field comparison are all made.
+template <auto kMember, auto kSaved>
+struct FieldPair {
+  template <class GameState, class Fields>
+  static void Save(const GameState& state, Fields& fields) {
+    SaveField(state.*kMember, fields.*kSaved);
+  }
+  template <class GameState, class Fields>
+  static void Restore(GameState& state, const Fields& fields) {
+    RestoreField(state.*kMember, fields.*kSaved);
+  }
+  template <class GameState>
+  static bool Same(const GameState& a, const GameState& b) {
+    return SameField(a.*kMember, b.*kMember);
+  }
+
+ private:
+  template <class T>
+  static void SaveField(const T& field, T& saved) {
+    saved = field;
+  }
+  template <class T, std::size_t N>
+  static void SaveField(const std::vector<T>& field, std::array<T, N>& saved) {
+    std::copy(field.begin(), field.end(), saved.begin());
+  }
+  template <class T>
+  static void RestoreField(T& field, const T& saved) {
+    field = saved;
+  }
+  template <class T, std::size_t N>
+  static void RestoreField(std::vector<T>& field, const std::array<T, N>& saved) {
+    std::copy(saved.begin(), saved.begin() + field.size(), field.begin());
+  }
+  template <class T>
+  static bool SameField(const T& a, const T& b) {
+    if constexpr (std::is_class_v<T> && requires { a.value; }) {
+      return a.value == b.value && a.is_merged == b.is_merged;  // 2048's tiles
+    } else {
+      return a == b;
+    }
+  }
+  template <class T>
+  static bool SameField(const std::vector<T>& a, const std::vector<T>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (!SameField(a[i], b[i])) return false;
+    }
+    return true;
+  }
+};
+
+template <class GameState, class Fields, class... Pairs>
+struct FieldList {
+  static void Save(const open_spiel::State& state, Snapshot* snapshot) {
+    const auto& s = static_cast<const GameState&>(state);
+    Fields& fields = StoreIn<Fields>(state, snapshot);
+    (Pairs::Save(s, fields), ...);
+  }
+  static void Restore(open_spiel::State* state, const Snapshot& snapshot) {
+    auto& s = static_cast<GameState&>(*state);
+    const Fields& fields = LoadFrom<Fields>(state, snapshot);
+    (Pairs::Restore(s, fields), ...);
+  }
+  static bool Same(const open_spiel::State& a, const open_spiel::State& b) {
+    const auto& x = static_cast<const GameState&>(a);
+    const auto& y = static_cast<const GameState&>(b);
+    return (Pairs::Same(x, y) && ...);
+  }
+};
+
 // ------------------------------------------------------------------- pig
 
 constexpr std::size_t kMaxPigPlayers = 10;  // pig's own limit on players
@@ -74,34 +145,11 @@ bool PigApplies(const open_spiel::State& state) {
          kMaxPigPlayers;
 }
 
-void PigSave(const open_spiel::State& state, Snapshot* snapshot) {
-  const auto& pig = static_cast<const open_spiel::pig::PigState&>(state);
-  PigFields& fields = StoreIn<PigFields>(state, snapshot);
-  fields.total_moves = pig.*kPigTotalMoves;
-  fields.cur_player = pig.*kPigCurPlayer;
-  fields.turn_player = pig.*kPigTurnPlayer;
-  fields.turn_total = pig.*kPigTurnTotal;
-  std::copy((pig.*kPigScores).begin(), (pig.*kPigScores).end(), fields.scores.begin());
-}
-
-void PigRestore(open_spiel::State* state, const Snapshot& snapshot) {
-  auto& pig = static_cast<open_spiel::pig::PigState&>(*state);
-  const PigFields& fields = LoadFrom<PigFields>(state, snapshot);
-  pig.*kPigTotalMoves = fields.total_moves;
-  pig.*kPigCurPlayer = fields.cur_player;
-  pig.*kPigTurnPlayer = fields.turn_player;
-  pig.*kPigTurnTotal = fields.turn_total;
-  std::copy(fields.scores.begin(), fields.scores.begin() + (pig.*kPigScores).size(),
-            (pig.*kPigScores).begin());
-}
-
-bool SamePigFields(const open_spiel::State& a, const open_spiel::State& b) {
-  const auto& x = static_cast<const open_spiel::pig::PigState&>(a);
-  const auto& y = static_cast<const open_spiel::pig::PigState&>(b);
-  return x.*kPigTotalMoves == y.*kPigTotalMoves && x.*kPigCurPlayer == y.*kPigCurPlayer &&
-         x.*kPigTurnPlayer == y.*kPigTurnPlayer && x.*kPigTurnTotal == y.*kPigTurnTotal &&
-         x.*kPigScores == y.*kPigScores;
-}
+using PigFieldList = FieldList<
+    open_spiel::pig::PigState, PigFields, FieldPair<kPigTotalMoves, &PigFields::total_moves>,
+    FieldPair<kPigCurPlayer, &PigFields::cur_player>,
+    FieldPair<kPigTurnPlayer, &PigFields::turn_player>,
+    FieldPair<kPigTurnTotal, &PigFields::turn_total>, FieldPair<kPigScores, &PigFields::scores>>;
 
 // ------------------------------------------------------- einstein_wurfelt_nicht
 
@@ -388,27 +436,11 @@ bool CatchApplies(const open_spiel::State& state) {
   return typeid(state) == typeid(open_spiel::catch_::CatchState);
 }
 
-void CatchSave(const open_spiel::State& state, Snapshot* snapshot) {
-  const auto& s = static_cast<const open_spiel::catch_::CatchState&>(state);
-  StoreIn<CatchFields>(state, snapshot) = {s.*kCatchInitialized, s.*kCatchBallRow, s.*kCatchBallCol,
-                                           s.*kCatchPaddleCol};
-}
-
-void CatchRestore(open_spiel::State* state, const Snapshot& snapshot) {
-  auto& s = static_cast<open_spiel::catch_::CatchState&>(*state);
-  const CatchFields& fields = LoadFrom<CatchFields>(state, snapshot);
-  s.*kCatchInitialized = fields.initialized;
-  s.*kCatchBallRow = fields.ball_row;
-  s.*kCatchBallCol = fields.ball_col;
-  s.*kCatchPaddleCol = fields.paddle_col;
-}
-
-bool SameCatchFields(const open_spiel::State& a, const open_spiel::State& b) {
-  const auto& x = static_cast<const open_spiel::catch_::CatchState&>(a);
-  const auto& y = static_cast<const open_spiel::catch_::CatchState&>(b);
-  return x.*kCatchInitialized == y.*kCatchInitialized && x.*kCatchBallRow == y.*kCatchBallRow &&
-         x.*kCatchBallCol == y.*kCatchBallCol && x.*kCatchPaddleCol == y.*kCatchPaddleCol;
-}
+using CatchFieldList = FieldList<open_spiel::catch_::CatchState, CatchFields,
+                                 FieldPair<kCatchInitialized, &CatchFields::initialized>,
+                                 FieldPair<kCatchBallRow, &CatchFields::ball_row>,
+                                 FieldPair<kCatchBallCol, &CatchFields::ball_col>,
+                                 FieldPair<kCatchPaddleCol, &CatchFields::paddle_col>>;
 
 // ------------------------------------------------------------------- 2048
 
@@ -428,27 +460,14 @@ bool Game2048Applies(const open_spiel::State& state) {
   return (static_cast<const tfe::TwentyFortyEightState&>(state).*k2048Board).size() == kCells2048;
 }
 
-void Game2048Save(const open_spiel::State& state, Snapshot* snapshot) {
-  const auto& s = static_cast<const tfe::TwentyFortyEightState&>(state);
-  Game2048Fields& fields = StoreIn<Game2048Fields>(state, snapshot);
-  fields.current_player = s.*k2048CurrentPlayer;
-  fields.total_score = s.*k2048TotalScore;
-  fields.action_score = s.*k2048ActionScore;
-  fields.total_actions = s.*k2048TotalActions;
-  fields.extra_chance_turn = s.*k2048ExtraChanceTurn;
-  std::copy((s.*k2048Board).begin(), (s.*k2048Board).end(), fields.board.begin());
-}
-
-void Game2048Restore(open_spiel::State* state, const Snapshot& snapshot) {
-  auto& s = static_cast<tfe::TwentyFortyEightState&>(*state);
-  const Game2048Fields& fields = LoadFrom<Game2048Fields>(state, snapshot);
-  s.*k2048CurrentPlayer = fields.current_player;
-  s.*k2048TotalScore = fields.total_score;
-  s.*k2048ActionScore = fields.action_score;
-  s.*k2048TotalActions = fields.total_actions;
-  s.*k2048ExtraChanceTurn = fields.extra_chance_turn;
-  std::copy(fields.board.begin(), fields.board.end(), (s.*k2048Board).begin());
-}
+using Game2048FieldList =
+    FieldList<tfe::TwentyFortyEightState, Game2048Fields,
+              FieldPair<k2048CurrentPlayer, &Game2048Fields::current_player>,
+              FieldPair<k2048TotalScore, &Game2048Fields::total_score>,
+              FieldPair<k2048ActionScore, &Game2048Fields::action_score>,
+              FieldPair<k2048TotalActions, &Game2048Fields::total_actions>,
+              FieldPair<k2048ExtraChanceTurn, &Game2048Fields::extra_chance_turn>,
+              FieldPair<k2048Board, &Game2048Fields::board>>;
 
 // TwentyFortyEightState::DoApplyAction (OpenSpiel 2.0.2), then State::ApplyAction's history
 // and move number, without the two board scans for IsTerminal() that CurrentPlayer() and
@@ -518,28 +537,17 @@ bool Game2048Apply(open_spiel::State* state, open_spiel::Action action) {
   return true;
 }
 
-bool SameGame2048Fields(const open_spiel::State& a, const open_spiel::State& b) {
-  const auto& x = static_cast<const tfe::TwentyFortyEightState&>(a);
-  const auto& y = static_cast<const tfe::TwentyFortyEightState&>(b);
-  for (int i = 0; i < kCells2048; ++i) {
-    if ((x.*k2048Board)[i].value != (y.*k2048Board)[i].value ||
-        (x.*k2048Board)[i].is_merged != (y.*k2048Board)[i].is_merged) {
-      return false;
-    }
-  }
-  return x.*k2048CurrentPlayer == y.*k2048CurrentPlayer &&
-         x.*k2048TotalScore == y.*k2048TotalScore && x.*k2048ActionScore == y.*k2048ActionScore &&
-         x.*k2048TotalActions == y.*k2048TotalActions &&
-         x.*k2048ExtraChanceTurn == y.*k2048ExtraChanceTurn;
-}
-
 constexpr std::array<FieldRestorer, 5> kRestorers = {{
-    {"backgammon", BackgammonApplies, BackgammonSave, BackgammonRestore, nullptr, nullptr, nullptr},
-    {"pig", PigApplies, PigSave, PigRestore, nullptr, nullptr, nullptr},
+    {"backgammon", BackgammonApplies, BackgammonSave, BackgammonRestore, nullptr, nullptr, nullptr,
+     SameBackgammonFields},
+    {"pig", PigApplies, PigFieldList::Save, PigFieldList::Restore, nullptr, nullptr, nullptr,
+     PigFieldList::Same},
     {"einstein_wurfelt_nicht", EinsteinApplies, EinsteinSave, EinsteinRestore, EinsteinApply,
-     EinsteinApplySaving, EinsteinUndo},
-    {"catch", CatchApplies, CatchSave, CatchRestore, nullptr, nullptr, nullptr},
-    {"2048", Game2048Applies, Game2048Save, Game2048Restore, Game2048Apply, nullptr, nullptr},
+     EinsteinApplySaving, EinsteinUndo, SameEinsteinFields},
+    {"catch", CatchApplies, CatchFieldList::Save, CatchFieldList::Restore, nullptr, nullptr,
+     nullptr, CatchFieldList::Same},
+    {"2048", Game2048Applies, Game2048FieldList::Save, Game2048FieldList::Restore, Game2048Apply,
+     nullptr, nullptr, Game2048FieldList::Same},
 }};
 
 // The game's own fields equal (every one its restorer saves, and more), and the base
@@ -547,13 +555,7 @@ constexpr std::array<FieldRestorer, 5> kRestorers = {{
 bool SameFields(const FieldRestorer& restorer, const open_spiel::State& a,
                 const open_spiel::State& b) {
   if (a.History() != b.History() || a.MoveNumber() != b.MoveNumber()) return false;
-  const std::string game = restorer.game;
-  if (game == "pig") return SamePigFields(a, b);
-  if (game == "einstein_wurfelt_nicht") return SameEinsteinFields(a, b);
-  if (game == "backgammon") return SameBackgammonFields(a, b);
-  if (game == "catch") return SameCatchFields(a, b);
-  if (game == "2048") return SameGame2048Fields(a, b);
-  return false;  // a restorer this function does not know yet: add it above
+  return restorer.same(a, b);
 }
 
 }  // namespace

@@ -44,6 +44,9 @@ struct FieldRestorer {
   // `undo` writes that back. nullptr where the game has none.
   bool (*apply_saving)(open_spiel::State* state, open_spiel::Action action, Snapshot* snapshot);
   void (*undo)(open_spiel::State* state, const Snapshot& snapshot);
+  // Whether two states of the game are equal in every field `save` saves (and more): for
+  // the tests' checks (FastApplyMismatches, FastRestoreMismatches).
+  bool (*same)(const open_spiel::State& a, const open_spiel::State& b);
 };
 
 // The restorer's apply where there is one, else the game's ApplyAction.

@@ -20,6 +20,7 @@ std::mutex& SchemesMutex() {
 
 }  // namespace
 
+// mirrors: bots/keys.py history_digest
 Key HistoryDigest(const std::vector<open_spiel::Action>& history) {
   Key digest = 0;
   for (open_spiel::Action action : history) digest = ExtendDigest(digest, action);
@@ -85,18 +86,6 @@ std::string PythonRepr(const std::string& text) {
   return out;
 }
 
-// fast_keys.cc
-Key PigFieldsKey(const open_spiel::State& state);
-bool IsPigState(const open_spiel::State& state);
-Key EinsteinFieldsKey(const open_spiel::State& state);
-bool IsEinsteinState(const open_spiel::State& state);
-Key BackgammonFieldsKey(const open_spiel::State& state);
-bool IsBackgammonState(const open_spiel::State& state);
-Key CatchFieldsKey(const open_spiel::State& state);
-bool IsCatchState(const open_spiel::State& state);
-
-namespace {
-
 // bots/keys.py's string_key: (current player, str(state)).
 std::string PlayerAndString(const open_spiel::State& state) {
   return std::to_string(state.CurrentPlayer()) + '|' + state.ToString();
@@ -106,32 +95,4 @@ std::string PlayerAndStringText(const open_spiel::State& state) {
   return "(" + std::to_string(state.CurrentPlayer()) + "," + PythonRepr(state.ToString()) + ")";
 }
 
-// bots/keys.py's einstein_key: (player, str(state), move_number % 4, die).
-std::string EinsteinText(const open_spiel::State& state) {
-  const int player = state.CurrentPlayer();
-  const long die = player >= 0 ? static_cast<long>(state.History().back()) : -1;
-  return std::to_string(player) + '|' + std::to_string(state.MoveNumber() % 4) + '|' +
-         std::to_string(die) + '|' + state.ToString();
-}
-
-std::string EinsteinSamplingText(const open_spiel::State& state) {
-  const int player = state.CurrentPlayer();
-  const long die = player >= 0 ? static_cast<long>(state.History().back()) : -1;
-  return "(" + std::to_string(player) + "," + PythonRepr(state.ToString()) + "," +
-         std::to_string(state.MoveNumber() % 4) + "," + std::to_string(die) + ")";
-}
-
-const bool kBuiltInSchemes = [] {
-  // Pig's table key is its bare string; MCMS seeds its draws with (player, string).
-  RegisterKeyScheme("pig", {[](const open_spiel::State& s) { return s.ToString(); },
-                            PlayerAndStringText, PigFieldsKey, IsPigState});
-  RegisterKeyScheme("backgammon",
-                    {PlayerAndString, PlayerAndStringText, BackgammonFieldsKey, IsBackgammonState});
-  RegisterKeyScheme("catch", {PlayerAndString, PlayerAndStringText, CatchFieldsKey, IsCatchState});
-  RegisterKeyScheme("einstein_wurfelt_nicht",
-                    {EinsteinText, EinsteinSamplingText, EinsteinFieldsKey, IsEinsteinState});
-  return true;
-}();
-
-}  // namespace
 }  // namespace starspiel

@@ -50,6 +50,7 @@ inline Key MulMod(Key a, Key b) {
 
 // bots/keys.py's DIGEST_MULTIPLIER and DIGEST_MODULUS = 2^127 - 1; inline, as
 // it runs several times for every node keyed.
+// mirrors: bots/keys.py extend_digest
 inline Key ExtendDigest(Key digest, std::uint64_t value) {
   Key r = digest_detail::MulMod(digest, digest_detail::kMultiplier) + static_cast<Key>(value) + 1;
   r = digest_detail::Fold(r);
@@ -85,6 +86,11 @@ const KeyScheme* FindKeyScheme(const std::string& short_name);
 
 // Python's repr() of an ASCII str, as canonical_text prints strings.
 std::string PythonRepr(const std::string& text);
+
+// bots/keys.py's string_key, (current player, str(state)): its table text, and its text
+// as canonical_text prints it (MCMS's sampling seed). For the games' adapters.
+std::string PlayerAndString(const open_spiel::State& state);
+std::string PlayerAndStringText(const open_spiel::State& state);
 
 }  // namespace starspiel
 

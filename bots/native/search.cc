@@ -11,6 +11,7 @@
 #include <sstream>
 #include <typeinfo>
 
+#include "bots/native/adapters/registry.h"
 #include "bots/native/fast_moves.h"
 #include "bots/native/mcms_draws.h"
 
@@ -40,6 +41,7 @@ constexpr std::size_t kDrawCacheSize = 100000;
 constexpr int kChance = open_spiel::kChancePlayerId;
 
 // Rounding slack for comparing a probability-weighted sum with a window edge.
+// mirrors: bots/frames.py tolerance
 double Tolerance(double edge) { return std::isinf(edge) ? 0.0 : 1e-12 * (1.0 + std::fabs(edge)); }
 
 // Python's repr() of a float, for error messages.
@@ -51,6 +53,7 @@ std::string Repr(double x) {
 }
 
 // repr() of a non-negative 128-bit int: canonical_text of a history digest.
+// mirrors: bots/mcms.py canonical_text
 std::string DecimalText(Key value) {
   if (value == 0) return "0";
   std::string digits;
@@ -88,11 +91,13 @@ double MonotonicSeconds() {
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
+// mirrors: bots/frames.py ProbedMove.decides
 bool Searcher::ProbedMove::Decides(double alpha, double beta) const {
   return (window_low < value && value < window_high) || (value <= window_low && value <= alpha) ||
          (value >= window_high && value >= beta);
 }
 
+// mirrors: bots/star.py StarSearcher.__init__
 Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions options,
                    LeafFunction leaf, std::string evaluator_name)
     : game_(std::move(game)),
@@ -144,6 +149,7 @@ Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions o
   ResetStats();
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher.reset_stats
 void Searcher::ResetStats() {
   stats_ = Stats();
   probe_level_ = 0;
@@ -154,6 +160,7 @@ void Searcher::ResetStats() {
 
 // ------------------------------------------------------------------ helpers
 
+// mirrors: bots/node.py SearchNode.child
 Searcher::Node Searcher::Child(const Node& node, open_spiel::Action action) const {
   Node child;
   child.owned = node.state->Child(action);
@@ -163,7 +170,7 @@ Searcher::Node Searcher::Child(const Node& node, open_spiel::Action action) cons
 }
 
 bool Searcher::InPlace(const open_spiel::State& state) const {
-  // A game's first move is always cloned (backgammon cannot undo its opening roll).
+  // A game's first move is always cloned (some games cannot undo their opening roll).
   return restorer_ != nullptr || (undo_ && !state.FullHistory().empty());
 }
 
@@ -203,17 +210,14 @@ auto Searcher::SearchAfter(const Node& node, open_spiel::Action action, SearchFn
 }
 
 // Whether ApplyAction followed by UndoAction restores this game's states, along
-// one line of play: cloning a state costs more than a node's other work in
-// backgammon and einstein (their histories are copied), so these games are
-// searched in place.
+// one line of play: where cloning a state costs more than a node's other work (games
+// whose histories are copied), a game is searched in place.
 bool Searcher::UndoWorks() const {
-  // Games whose undo was checked by hand over whole games. Not backgammon and
-  // einstein: after some undos their later moves differ from a clone's
-  // (OpenSpiel 2.0.2), and the check below only plays the first moves.
-  static const char* const kUndoGames[] = {"maedn", "dice", "chance_tic_tac_toe", "ballard_tree"};
-  bool listed = false;
-  for (const char* name : kUndoGames) listed = listed || game_name_ == name;
-  if (!listed) return false;
+  // Only games whose adapter says their undo was checked by hand over whole games:
+  // in some games, after some undos, later moves differ from a clone's (OpenSpiel
+  // 2.0.2), and the check below only plays the first moves.
+  const GameAdapter* adapter = FindGameAdapter(game_name_);
+  if (adapter == nullptr || !adapter->undo_checked) return false;
   static std::mutex mutex;
   // By game string and state class (a C++ game and its Python twin print alike): checked
   // once per process.
@@ -273,6 +277,22 @@ bool Searcher::CheckUndo(const FieldRestorer* restorer) const {
     if (actions.size() > 6) actions.resize(6);
     return actions;
   };
+  // A move made and taken back: by the restorer where there is one, else by the game.
+  auto apply = [restorer](open_spiel::State* state, open_spiel::Action a, Snapshot* saved) {
+    if (restorer != nullptr) {
+      SaveAndApply(*restorer, state, a, saved);
+    } else {
+      state->ApplyAction(a);
+    }
+  };
+  auto undo = [restorer](open_spiel::State* state, open_spiel::Player mover, open_spiel::Action a,
+                         const Snapshot& saved) {
+    if (restorer != nullptr) {
+      RestoreFrom(*restorer, state, saved);
+    } else {
+      state->UndoAction(mover, a);
+    }
+  };
   try {
     std::unique_ptr<open_spiel::State> state = game_->NewInitialState();
     for (int step = 0; step < 60 && !state->IsTerminal(); ++step) {
@@ -284,36 +304,20 @@ bool Searcher::CheckUndo(const FieldRestorer* restorer) const {
           std::unique_ptr<open_spiel::State> child = state->Child(a);
           const open_spiel::Player mover = state->CurrentPlayer();
           Snapshot saved;
-          if (restorer != nullptr) {
-            SaveAndApply(*restorer, state.get(), a, &saved);
-          } else {
-            state->ApplyAction(a);
-          }
+          apply(state.get(), a, &saved);
           if (!same(*state, *child)) return false;
           if (!state->IsTerminal()) {
             const open_spiel::Player next = state->CurrentPlayer();
             for (open_spiel::Action b : moves(*state)) {
               std::unique_ptr<open_spiel::State> grandchild = child->Child(b);
               Snapshot saved_child;
-              if (restorer != nullptr) {
-                SaveAndApply(*restorer, state.get(), b, &saved_child);
-              } else {
-                state->ApplyAction(b);
-              }
+              apply(state.get(), b, &saved_child);
               if (!same(*state, *grandchild)) return false;
-              if (restorer != nullptr) {
-                RestoreFrom(*restorer, state.get(), saved_child);
-              } else {
-                state->UndoAction(next, b);
-              }
+              undo(state.get(), next, b, saved_child);
               if (!same(*state, *child)) return false;
             }
           }
-          if (restorer != nullptr) {
-            RestoreFrom(*restorer, state.get(), saved);
-          } else {
-            state->UndoAction(mover, a);
-          }
+          undo(state.get(), mover, a, saved);
           if (!same(*state, *before)) return false;
         }
       }
@@ -344,6 +348,7 @@ Key Searcher::NodeKey(const Node& node) const {
   return node.digest;
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._tick
 void Searcher::Tick() {
   next_time_check_ = stats_.nodes + kTimeCheckInterval;
   CheckClock();
@@ -353,10 +358,12 @@ void Searcher::Tick() {
   }
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._check_clock
 void Searcher::CheckClock() {
   if (deadline_ > 0.0 && MonotonicSeconds() >= deadline_) throw SearchTimeout();
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._evaluate
 double Searcher::Evaluate(const Node& node) {
   ++stats_.evaluations;
   const double value = leaf_(*node.state, options_.player);
@@ -372,6 +379,7 @@ double Searcher::Evaluate(const Node& node) {
   return value;
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._terminal_value
 double Searcher::TerminalValue(const Node& node) {
   const double value = node.state->PlayerReturn(options_.player);  // no vector, where overridden
   if (!(options_.lower_bound <= value && value <= options_.upper_bound)) {
@@ -397,6 +405,7 @@ Searcher::ActionLease::ActionLease(Searcher* searcher) : searcher_(searcher) {
 
 Searcher::ActionLease::~ActionLease() { searcher_->spare_actions_.push_back(std::move(list_)); }
 
+// mirrors: bots/ordering.py MoveOrdering.ordered_actions
 void Searcher::OrderedActions(const Node& node, int player, int depth, std::int64_t tt_move,
                               std::vector<open_spiel::Action>* actions) {
   if (fast_moves_ == nullptr || !fast_moves_(*node.state, actions)) {
@@ -419,6 +428,7 @@ void Searcher::OrderedActions(const Node& node, int player, int depth, std::int6
   }
 }
 
+// mirrors: bots/ordering.py MoveOrdering._statically_ordered
 void Searcher::StaticallyOrder(const Node& node, int player,
                                std::vector<open_spiel::Action>* actions) {
   std::vector<double> values(actions->size());
@@ -445,6 +455,7 @@ void Searcher::StaticallyOrder(const Node& node, int player,
   *actions = std::move(sorted);
 }
 
+// mirrors: bots/ordering.py MoveOrdering.reward
 void Searcher::RewardMove(int player, std::int64_t action, int depth) {
   history_order_[player][action] -= static_cast<std::int64_t>(depth) * depth;
   history_rewarded_ = true;
@@ -452,6 +463,7 @@ void Searcher::RewardMove(int player, std::int64_t action, int depth) {
 
 // --------------------------------------------------------------------- root
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._search_root
 RootResult Searcher::Search(const open_spiel::State& state, int depth,
                             const std::vector<std::int64_t>& root_order, RootResult* partial) {
   if (depth < 0) throw std::invalid_argument("depth must be >= 0, got " + std::to_string(depth));
@@ -492,6 +504,7 @@ void Searcher::PutFirst(const std::vector<std::int64_t>& root_order,
   *actions = std::move(ordered);
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._root_actions
 std::vector<open_spiel::Action> Searcher::RootActions(const Node& node, int player, int depth,
                                                       const std::vector<std::int64_t>& root_order,
                                                       Key* key) {
@@ -506,6 +519,7 @@ std::vector<open_spiel::Action> Searcher::RootActions(const Node& node, int play
   return actions;
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._root
 RootResult Searcher::Root(const Node& node, int player, int depth,
                           const std::vector<std::int64_t>& root_order, RootResult* partial) {
   ++stats_.nodes;
@@ -541,6 +555,7 @@ RootResult Searcher::Root(const Node& node, int player, int depth,
 
 // ----------------------------------------------------------------- interior
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._enter
 inline int Searcher::Enter(const Node& node, int depth) {
   ++stats_.nodes;
   if (stats_.nodes >= next_time_check_) Tick();
@@ -554,6 +569,7 @@ inline int Searcher::Enter(const Node& node, int depth) {
   return kTerminalNode;
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._search
 double Searcher::SearchNode(const Node& node, int depth, double alpha, double beta) {
   const int kind = Enter(node, depth);
   if (kind >= 0) return Decision(node, kind, depth, alpha, beta, nullptr, nullptr);
@@ -561,6 +577,7 @@ double Searcher::SearchNode(const Node& node, int depth, double alpha, double be
   return kind == kFrontierNode ? Leaf(node) : TerminalValue(node);
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._leaf
 double Searcher::Leaf(const Node& node) {
   if (!cache_leaves_ || !table_) return Evaluate(node);
   const Key key = NodeKey(node);
@@ -573,6 +590,7 @@ double Searcher::Leaf(const Node& node) {
   return value;
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._decision
 double Searcher::Decision(const Node& node, int player, int depth, double alpha, double beta,
                           ProbedChild* probed, const Key* known_key) {
   std::int64_t tt_move = kNoMove;
@@ -586,7 +604,6 @@ double Searcher::Decision(const Node& node, int player, int depth, double alpha,
       }
     }
   }
-  const double alpha0 = alpha, beta0 = beta;
   ActionLease own_actions(this);
   std::size_t reusable = 0;
   if (probed == nullptr) {
@@ -597,58 +614,50 @@ double Searcher::Decision(const Node& node, int player, int depth, double alpha,
   const std::vector<open_spiel::Action>& actions =
       probed == nullptr ? own_actions.list() : probed->ordered;
   std::int64_t best_action = actions[0];
-  const int child_depth = depth - 1;
-  double best;
-  if (player == options_.player) {
-    best = -kInf;
-    for (open_spiel::Action action : actions) {
-      double value;
-      if (reusable) {
-        value = ReuseProbe(*probed, node, action, child_depth, alpha, beta);
-        --reusable;
-      } else {
-        value = SearchAfter(node, action, [&](const Node& child) {
-          return SearchNode(child, child_depth, alpha, beta);
-        });
-      }
-      if (value > best) {
-        best = value;
-        best_action = action;
-        if (value >= beta) {
-          ++stats_.cutoffs_alpha_beta;
-          break;
-        }
-        if (value > alpha) alpha = value;
-      }
-    }
-  } else {
-    best = kInf;
-    for (open_spiel::Action action : actions) {
-      double value;
-      if (reusable) {
-        value = ReuseProbe(*probed, node, action, child_depth, alpha, beta);
-        --reusable;
-      } else {
-        value = SearchAfter(node, action, [&](const Node& child) {
-          return SearchNode(child, child_depth, alpha, beta);
-        });
-      }
-      if (value < best) {
-        best = value;
-        best_action = action;
-        if (value <= alpha) {
-          ++stats_.cutoffs_alpha_beta;
-          break;
-        }
-        if (value < beta) beta = value;
-      }
-    }
-  }
+  const double best =
+      player == options_.player
+          ? BestMove<true>(node, actions, probed, reusable, depth, alpha, beta, &best_action)
+          : BestMove<false>(node, actions, probed, reusable, depth, alpha, beta, &best_action);
   if (options_.move_ordering) RewardMove(player, best_action, depth);
-  if (table_) StoreResult(key, depth, best, alpha0, beta0, best_action);
+  if (table_) StoreResult(key, depth, best, alpha, beta, best_action);
   return best;
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._decision (its loop over the moves)
+template <bool kMaximizing>
+double Searcher::BestMove(const Node& node, const std::vector<open_spiel::Action>& actions,
+                          ProbedChild* probed, std::size_t reusable, int depth, double alpha,
+                          double beta, std::int64_t* best_action) {
+  const int child_depth = depth - 1;
+  double best = kMaximizing ? -kInf : kInf;
+  for (open_spiel::Action action : actions) {
+    double value;
+    if (reusable) {
+      value = ReuseProbe(*probed, node, action, child_depth, alpha, beta);
+      --reusable;
+    } else {
+      value = SearchAfter(node, action, [&](const Node& child) {
+        return SearchNode(child, child_depth, alpha, beta);
+      });
+    }
+    if (kMaximizing ? value > best : value < best) {
+      best = value;
+      *best_action = action;
+      if (kMaximizing ? value >= beta : value <= alpha) {
+        ++stats_.cutoffs_alpha_beta;
+        break;
+      }
+      if (kMaximizing) {
+        if (value > alpha) alpha = value;
+      } else if (value < beta) {
+        beta = value;
+      }
+    }
+  }
+  return best;
+}
+
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._reuse_probe
 double Searcher::ReuseProbe(ProbedChild& probed, const Node& node, open_spiel::Action action,
                             int depth, double alpha, double beta) {
   const ProbedMove& move = probed.moves[probed.reused];
@@ -661,10 +670,12 @@ double Searcher::ReuseProbe(ProbedChild& probed, const Node& node, open_spiel::A
                      [&](const Node& child) { return SearchNode(child, depth, alpha, beta); });
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._entry_decides
 bool Searcher::EntryDecides(int entry_depth, int depth) const {
   return entry_depth == depth || (entry_depth > depth && options_.deeper_cutoffs);
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._table_cutoff
 std::optional<double> Searcher::TableCutoff(const Entry& entry, double alpha, double beta) {
   if (entry.lower >= beta || entry.lower == entry.upper) {
     ++stats_.tt_hits;
@@ -677,6 +688,7 @@ std::optional<double> Searcher::TableCutoff(const Entry& entry, double alpha, do
   return std::nullopt;
 }
 
+// mirrors: bots/expectiminimax.py ExpectiminimaxSearcher._store
 void Searcher::StoreResult(Key key, int depth, double value, double alpha, double beta,
                            std::int64_t move) {
   if (value <= alpha) {
@@ -690,6 +702,7 @@ void Searcher::StoreResult(Key key, int depth, double value, double alpha, doubl
 
 // ------------------------------------------------------------------- chance
 
+// mirrors: bots/star.py StarSearcher._chance
 double Searcher::Chance(const Node& node, int depth, double alpha, double beta) {
   if (options_.samples > 0) {
     if (const Outcomes* sampled = SampledOutcomes(node)) {
@@ -727,6 +740,7 @@ double Searcher::Chance(const Node& node, int depth, double alpha, double beta) 
 }
 
 // MCMSSearcher._chance on a sampled node: the draws, in their own order.
+// mirrors: bots/mcms.py MCMSSearcher._chance
 double Searcher::ChanceWith(const Node& node, const Outcomes& outcomes, int depth, double alpha,
                             double beta, bool /*sampled*/) {
   Key key = 0;
@@ -743,54 +757,68 @@ double Searcher::ChanceWith(const Node& node, const Outcomes& outcomes, int dept
   return value;
 }
 
+Searcher::ChanceFrame::ChanceFrame(const Node& node, const Outcomes& outcomes, int depth,
+                                   double alpha, double beta, double lower_bound,
+                                   double upper_bound)
+    : node(node),
+      outcomes(outcomes),
+      depth(depth),
+      alpha(alpha),
+      beta(beta),
+      tol_low(Tolerance(alpha)),
+      tol_high(Tolerance(beta)),
+      probs(outcomes.size()),
+      lo(outcomes.size(), lower_bound),
+      hi(outcomes.size(), upper_bound) {
+  for (std::size_t i = 0; i < outcomes.size(); ++i) probs[i] = outcomes[i].second;
+}
+
+// mirrors: bots/frames.py ChanceFrame.expected
+std::pair<double, double> Searcher::ChanceFrame::Expected(const std::vector<double>& upper,
+                                                          const std::vector<double>& lower) const {
+  double upper_sum = 0.0, lower_sum = 0.0;
+  for (std::size_t i = 0; i < probs.size(); ++i) {
+    upper_sum += probs[i] * upper[i];
+    lower_sum += probs[i] * lower[i];
+  }
+  return {upper_sum, lower_sum};
+}
+
+// mirrors: bots/frames.py ChanceFrame.cut
+inline std::optional<double> Searcher::ChanceFrame::Cut(double upper_sum, double lower_sum) const {
+  if (upper_sum <= alpha + tol_low) return upper_sum < alpha ? upper_sum : alpha;
+  if (lower_sum >= beta - tol_high) return lower_sum > beta ? lower_sum : beta;
+  return std::nullopt;
+}
+
+// mirrors: bots/star.py StarSearcher._star
 double Searcher::Star(const Node& node, const Outcomes& outcomes, int depth, double alpha,
                       double beta) {
-  const std::size_t count = outcomes.size();
-  const double low_bound = options_.lower_bound, high_bound = options_.upper_bound;
-  std::vector<double> probs(count);
-  for (std::size_t i = 0; i < count; ++i) probs[i] = outcomes[i].second;
-  std::vector<double> lo(count, low_bound), hi(count, high_bound);
-  std::vector<std::unique_ptr<ProbedChild>> probes(count);
-  const ProbeRecycler recycle_probes(this, &probes);
-  const bool keep_probes = options_.probing_factor > 0 && options_.reuse_probes;
-  bool have_proven = false;
-  std::vector<double> proven_lo, proven_hi;
-  const double tol_low = Tolerance(alpha);
-  const double tol_high = Tolerance(beta);
-
-  std::vector<Node> children;
-  std::vector<int> players;
-  std::vector<Key> keys;
-  const bool expanded = options_.probing_factor > 0 || table_ != nullptr;
-  if (expanded) {
-    Expand(node, outcomes, depth, lo, hi, children, players,
-           lookup_children_ && table_ ? &keys : nullptr);
+  ChanceFrame frame(node, outcomes, depth, alpha, beta, options_.lower_bound, options_.upper_bound);
+  const ProbeRecycler recycle_probes(this, &frame.probes);
+  // Children are expanded up front only where probing or the table reads them.
+  if (options_.probing_factor > 0 || table_ != nullptr) {
+    Expand(frame);
     if (options_.probcut_reduction > 0 && depth > options_.probcut_reduction &&
-        (alpha > low_bound || beta < high_bound)) {
-      have_proven = true;
-      proven_lo = lo;
-      proven_hi = hi;
-      if (std::optional<double> cut = ProbCut(children, probs, depth, alpha, beta, lo, hi)) {
-        return *cut;
-      }
+        (alpha > options_.lower_bound || beta < options_.upper_bound)) {
+      if (std::optional<double> cut = ProbCut(frame)) return *cut;
     }
     if (options_.probing_factor > 0) {
-      std::vector<std::unique_ptr<ProbedChild>> local(keep_probes ? 0 : count);
-      const ProbeRecycler recycle_local(this, &local);
-      if (std::optional<double> cut = Probe(children, probs, depth, alpha, beta, lo, hi, players,
-                                            keep_probes ? probes : local,
-                                            keys.empty() ? nullptr : &keys, tol_low, tol_high)) {
-        return *cut;
-      }
+      const std::optional<double> cut = Probe(frame);
+      // Without reuse, the records go back to the spares before the Star1 pass.
+      if (!options_.reuse_probes) ProbeRecycler::Recycle(this, &frame.probes);
+      if (cut) return *cut;
     }
   }
+  return Star1(frame);
+}
 
-  // Star1 phase (bots/search.py _star).
-  double later_hi = 0.0, later_lo = 0.0;
-  for (std::size_t i = 0; i < count; ++i) later_hi += probs[i] * hi[i];
-  for (std::size_t i = 0; i < count; ++i) later_lo += probs[i] * lo[i];
+// mirrors: bots/star.py StarSearcher._star1
+double Searcher::Star1(ChanceFrame& frame) {
+  const std::vector<double>&probs = frame.probs, &lo = frame.lo, &hi = frame.hi;
+  auto [later_hi, later_lo] = frame.Expected(hi, lo);
   double done = 0.0;
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = 0; i < probs.size(); ++i) {
     const double prob = probs[i];
     const double lo_i = lo[i], hi_i = hi[i];
     later_hi -= prob * hi_i;
@@ -799,111 +827,108 @@ double Searcher::Star(const Node& node, const Outcomes& outcomes, int depth, dou
       done += prob * lo_i;
       continue;
     }
-    double bound = done + prob * hi_i + later_hi;
-    if (bound <= alpha + tol_low) {
+    if (std::optional<double> cut =
+            frame.Cut(done + prob * hi_i + later_hi, done + prob * lo_i + later_lo)) {
       ++stats_.cutoffs_star1;
-      return bound < alpha ? bound : alpha;
+      return *cut;
     }
-    bound = done + prob * lo_i + later_lo;
-    if (bound >= beta - tol_high) {
-      ++stats_.cutoffs_star1;
-      return bound > beta ? bound : beta;
-    }
-    const double lower_cut = (alpha - done - later_hi + 0.5 * tol_low) / prob;
-    const double upper_cut = (beta - done - later_lo - 0.5 * tol_high) / prob;
+    // The child's window is widened by half the tolerance so that a child value tying
+    // the cut value (up to rounding) fails low or high there.
+    const double lower_cut = (frame.alpha - done - later_hi + 0.5 * frame.tol_low) / prob;
+    const double upper_cut = (frame.beta - done - later_lo - 0.5 * frame.tol_high) / prob;
     const double window_low = lower_cut > lo_i ? lower_cut : lo_i;
     const double window_high = upper_cut < hi_i ? upper_cut : hi_i;
-    double value;
-    if (!expanded) {
-      value = SearchAfter(node, outcomes[i].first, [&](const Node& child) {
-        return SearchNode(child, depth, window_low, window_high);
-      });
-    } else {
-      value = AtChild(children[i], [&](const Node& child) {
-        return SearchChild(child, players[i], keys.empty() ? nullptr : &keys[i],
-                           keep_probes ? probes[i].get() : nullptr, depth, window_low, window_high);
-      });
+    double value = SearchOutcome(frame, i, window_low, window_high);
+    if (frame.has_proven) {
+      value = VerifyProbable(frame, i, value, lower_cut, upper_cut, window_low, window_high);
     }
-    if (have_proven) {
-      value = VerifyProbable(children[i], depth, value, lower_cut, upper_cut, window_low,
-                             window_high, proven_lo[i], proven_hi[i]);
-    }
-    bound = done + prob * value + later_hi;
-    if (bound <= alpha + tol_low) {
+    if (std::optional<double> cut =
+            frame.Cut(done + prob * value + later_hi, done + prob * value + later_lo)) {
       ++stats_.cutoffs_star1;
-      return bound < alpha ? bound : alpha;
-    }
-    bound = done + prob * value + later_lo;
-    if (bound >= beta - tol_high) {
-      ++stats_.cutoffs_star1;
-      return bound > beta ? bound : beta;
+      return *cut;
     }
     done += prob * value;
   }
   return done;
 }
 
-double Searcher::VerifyProbable(const Node& child, int depth, double value, double lower_cut,
-                                double upper_cut, double window_low, double window_high,
-                                double proven_low, double proven_high) {
+// mirrors: bots/star.py StarSearcher._search_outcome
+double Searcher::SearchOutcome(ChanceFrame& frame, std::size_t i, double alpha, double beta) {
+  const int depth = frame.depth;
+  if (!frame.expanded) {  // nothing has read the child yet
+    return SearchAfter(frame.node, frame.outcomes[i].first,
+                       [&](const Node& child) { return SearchNode(child, depth, alpha, beta); });
+  }
+  ProbedChild* probed =
+      options_.reuse_probes && !frame.probes.empty() ? frame.probes[i].get() : nullptr;
+  const Key* key = frame.keys.empty() ? nullptr : &frame.keys[i];
+  const int player = frame.players[i];
+  return AtChild(frame.children[i], [&](const Node& child) {
+    if (probed != nullptr && !probed->moves.empty()) {
+      // Counted as a node when its probing started.
+      return Decision(child, player, depth, alpha, beta, probed,
+                      probed->has_key ? &probed->key : nullptr);
+    }
+    ++stats_.nodes;
+    if (stats_.nodes >= next_time_check_) Tick();
+    if (player < 0) return Chance(child, depth, alpha, beta);
+    return Decision(child, player, depth, alpha, beta, nullptr, key);
+  });
+}
+
+// mirrors: bots/chance_probcut.py verify_probable
+double Searcher::VerifyProbable(ChanceFrame& frame, std::size_t i, double value, double lower_cut,
+                                double upper_cut, double window_low, double window_high) {
+  const double proven_low = frame.proven_lo[i], proven_high = frame.proven_hi[i];
   if (lower_cut < value && value <= window_low && proven_low < value) {
     ++stats_.probcut_researches;
-    return AtChild(child, [&](const Node& made) {
-      return SearchNode(made, depth, std::max(lower_cut, proven_low), window_high);
+    return AtChild(frame.children[i], [&](const Node& made) {
+      return SearchNode(made, frame.depth, std::max(lower_cut, proven_low), window_high);
     });
   }
   if (upper_cut > value && value >= window_high && proven_high > value) {
     ++stats_.probcut_researches;
-    return AtChild(child, [&](const Node& made) {
-      return SearchNode(made, depth, window_low, std::min(upper_cut, proven_high));
+    return AtChild(frame.children[i], [&](const Node& made) {
+      return SearchNode(made, frame.depth, window_low, std::min(upper_cut, proven_high));
     });
   }
   return value;
 }
 
-double Searcher::SearchChild(const Node& child, int player, const Key* key, ProbedChild* probed,
-                             int depth, double alpha, double beta) {
-  if (probed != nullptr && !probed->moves.empty()) {
-    return Decision(child, player, depth, alpha, beta, probed,
-                    probed->has_key ? &probed->key : nullptr);
-  }
-  ++stats_.nodes;
-  if (stats_.nodes >= next_time_check_) Tick();
-  if (player < 0) return Chance(child, depth, alpha, beta);
-  return Decision(child, player, depth, alpha, beta, nullptr, key);
-}
-
-void Searcher::Expand(const Node& node, const Outcomes& outcomes, int depth,
-                      std::vector<double>& lo, std::vector<double>& hi, std::vector<Node>& children,
-                      std::vector<int>& players, std::vector<Key>* keys) {
-  const std::size_t count = outcomes.size();
-  children.resize(count);
-  players.assign(count, 0);
-  if (keys != nullptr) keys->assign(count, 0);
+// mirrors: bots/star.py StarSearcher._expand
+void Searcher::Expand(ChanceFrame& frame) {
+  const Node& node = frame.node;
+  const std::size_t count = frame.outcomes.size();
+  // With history keys the children of a fresh chance node rarely have an entry yet.
+  const bool lookup = lookup_children_ && table_ != nullptr;
+  frame.expanded = true;
+  frame.children.resize(count);
+  frame.players.assign(count, 0);
+  if (lookup) frame.keys.assign(count, 0);
   const bool check_clock = count > kTimeCheckInterval && deadline_ > 0.0;
   const bool in_place = InPlace(*node.state);
   for (std::size_t i = 0; i < count; ++i) {
     if (check_clock && i % kTimeCheckInterval == 0) CheckClock();
+    Node& child = frame.children[i];
     if (in_place) {  // made when visited
-      Node& child = children[i];
       child.parent = &node;
-      child.action = outcomes[i].first;
+      child.action = frame.outcomes[i].first;
       if (use_digest_) child.digest = ExtendDigest(node.digest, child.action);
     } else {
-      children[i] = Child(node, outcomes[i].first);
+      child = Child(node, frame.outcomes[i].first);
     }
-    AtChild(children[i], [&](const Node& child) {
-      const int player = players[i] = PlayerAt(*child.state);
+    AtChild(child, [&](const Node& made) {
+      const int player = frame.players[i] = PlayerAt(*made.state);
       if (player < 0 && player != kChance) {
         ++stats_.nodes;
         ++stats_.leaves;
-        lo[i] = hi[i] = TerminalValue(child);
-      } else if (keys != nullptr) {
-        const Key key = (*keys)[i] = NodeKey(child);
+        frame.lo[i] = frame.hi[i] = TerminalValue(made);
+      } else if (lookup) {
+        const Key key = frame.keys[i] = NodeKey(made);
         if (const Entry* entry = table_->Get(key)) {
-          if (EntryDecides(entry->depth, depth)) {
-            if (entry->lower > lo[i]) lo[i] = entry->lower;
-            if (entry->upper < hi[i]) hi[i] = entry->upper;
+          if (EntryDecides(entry->depth, frame.depth)) {
+            if (entry->lower > frame.lo[i]) frame.lo[i] = entry->lower;
+            if (entry->upper < frame.hi[i]) frame.hi[i] = entry->upper;
           }
         }
       }
@@ -912,34 +937,32 @@ void Searcher::Expand(const Node& node, const Outcomes& outcomes, int depth,
   }
 }
 
-std::optional<double> Searcher::Probe(std::vector<Node>& children, const std::vector<double>& probs,
-                                      int depth, double alpha, double beta, std::vector<double>& lo,
-                                      std::vector<double>& hi, const std::vector<int>& players,
-                                      std::vector<std::unique_ptr<ProbedChild>>& probed,
-                                      const std::vector<Key>* keys, double tol_low,
-                                      double tol_high) {
-  const std::size_t count = children.size();
-  double sum_hi = 0.0, sum_lo = 0.0;
-  for (std::size_t i = 0; i < count; ++i) sum_hi += probs[i] * hi[i];
-  for (std::size_t i = 0; i < count; ++i) sum_lo += probs[i] * lo[i];
-  if (sum_hi <= alpha + tol_low) {
+// mirrors: bots/star.py StarSearcher._probe
+std::optional<double> Searcher::Probe(ChanceFrame& frame) {
+  const std::vector<double>& probs = frame.probs;
+  std::vector<double>&lo = frame.lo, &hi = frame.hi;
+  const double alpha = frame.alpha, beta = frame.beta;
+  const double tol_low = frame.tol_low, tol_high = frame.tol_high;
+  const std::size_t count = probs.size();
+  // The node's expected bounds, kept up to date as probes narrow them.
+  auto [sum_hi, sum_lo] = frame.Expected(hi, lo);
+  if (std::optional<double> cut = frame.Cut(sum_hi, sum_lo)) {
     ++stats_.cutoffs_star2_probe;
-    return sum_hi < alpha ? sum_hi : alpha;
+    return cut;
   }
-  if (sum_lo >= beta - tol_high) {
-    ++stats_.cutoffs_star2_probe;
-    return sum_lo > beta ? sum_lo : beta;
-  }
+  frame.probes.resize(count);
+  std::vector<std::unique_ptr<ProbedChild>>& probed = frame.probes;
   const int rounds = options_.probing_factor;
-  // reachable_probes: -1 a min child, +1 a max child, 0 nothing to probe.
+  // reachable_probes (bots/star.py StarSearcher._probe_kinds): -1 a min child,
+  // +1 a max child, 0 nothing to probe.
   std::vector<int> kinds;
   double drop = 0.0, rise = 0.0;
   const bool reachable = rounds == 1 && options_.reachable_probes;
   if (reachable) {
     kinds.assign(count, 0);
     for (std::size_t i = 0; i < count; ++i) {
-      if (players[i] < 0 || lo[i] == hi[i]) continue;
-      if (players[i] == options_.player) {
+      if (frame.players[i] < 0 || lo[i] == hi[i]) continue;
+      if (frame.players[i] == options_.player) {
         kinds[i] = 1;
         rise += probs[i] * (hi[i] - lo[i]);
       } else {
@@ -949,7 +972,7 @@ std::optional<double> Searcher::Probe(std::vector<Node>& children, const std::ve
     }
   }
   const std::size_t total = rounds == 1 ? count : count * static_cast<std::size_t>(rounds);
-  const int child_depth = depth - 1;
+  const int child_depth = frame.depth - 1;
   NestedCount counting(probe_level_, stats_.nodes, stats_.probe_nodes);
   for (std::size_t step = 0; step < total; ++step) {
     std::size_t rank, i;
@@ -978,13 +1001,13 @@ std::optional<double> Searcher::Probe(std::vector<Node>& children, const std::ve
       }
       if (hopeless) continue;
     }
-    Node& child = children[i];
+    Node& child = frame.children[i];
     ProbedChild* record = probed[i].get();
     if (record == nullptr) {
       if (rank > 0) continue;  // not probed in the first round: never probed
       probed[i] = AtChild(child, [&](const Node& made) {
-        return StartProbing(made, players[i], depth, alpha, beta,
-                            keys != nullptr ? &(*keys)[i] : nullptr);
+        return StartProbing(made, frame.players[i], frame.depth, alpha, beta,
+                            frame.keys.empty() ? nullptr : &frame.keys[i]);
       });
       record = probed[i].get();
       if (record == nullptr) continue;
@@ -993,51 +1016,44 @@ std::optional<double> Searcher::Probe(std::vector<Node>& children, const std::ve
     }
     const open_spiel::Action action = record->ordered[rank];
     const double prob = probs[i];
+    // The probe's window: where its value moves the node's bound toward the cut,
+    // within what is known of the child (widened by half the tolerance, as in Star1).
+    double window_low = lo[i], window_high = hi[i];
     if (record->minimizing) {
-      const double hi_i = hi[i];
-      const double lower_cut = (alpha - (sum_hi - prob * hi_i) + 0.5 * tol_low) / prob;
-      const double window_low = lower_cut > lo[i] ? lower_cut : lo[i];
-      if (window_low >= hi_i) continue;
-      const double value = AtChild(child, [&](const Node& made) {
-        return SearchAfter(made, action, [&](const Node& grandchild) {
-          return SearchNode(grandchild, child_depth, window_low, hi_i);
-        });
-      });
-      record->moves.push_back(ProbedMove{action, value, window_low, hi_i});
-      if (value < hi_i) {
-        sum_hi -= prob * (hi_i - value);
-        hi[i] = value;
-        if (sum_hi <= alpha + tol_low) {
-          ++stats_.cutoffs_star2_probe;
-          return sum_hi < alpha ? sum_hi : alpha;
-        }
-      }
+      const double lower_cut = (alpha - (sum_hi - prob * window_high) + 0.5 * tol_low) / prob;
+      if (lower_cut > window_low) window_low = lower_cut;
+      if (window_low >= window_high) continue;
     } else {
-      const double lo_i = lo[i];
-      const double upper_cut = (beta - (sum_lo - prob * lo_i) - 0.5 * tol_high) / prob;
-      const double window_high = upper_cut < hi[i] ? upper_cut : hi[i];
-      if (window_high <= lo_i) continue;
-      const double value = AtChild(child, [&](const Node& made) {
-        return SearchAfter(made, action, [&](const Node& grandchild) {
-          return SearchNode(grandchild, child_depth, lo_i, window_high);
-        });
+      const double upper_cut = (beta - (sum_lo - prob * window_low) - 0.5 * tol_high) / prob;
+      if (upper_cut < window_high) window_high = upper_cut;
+      if (window_high <= window_low) continue;
+    }
+    const double value = AtChild(child, [&](const Node& made) {
+      return SearchAfter(made, action, [&](const Node& grandchild) {
+        return SearchNode(grandchild, child_depth, window_low, window_high);
       });
-      record->moves.push_back(ProbedMove{action, value, lo_i, window_high});
-      if (value > lo_i) {
-        sum_lo += prob * (value - lo_i);
+    });
+    record->moves.push_back(ProbedMove{action, value, window_low, window_high});
+    if (record->minimizing ? value < window_high : value > window_low) {
+      if (record->minimizing) {
+        sum_hi -= prob * (window_high - value);
+        hi[i] = value;
+      } else {
+        sum_lo += prob * (value - window_low);
         lo[i] = value;
-        if (sum_lo >= beta - tol_high) {
-          ++stats_.cutoffs_star2_probe;
-          return sum_lo > beta ? sum_lo : beta;
-        }
+      }
+      if (std::optional<double> cut = frame.Cut(sum_hi, sum_lo)) {
+        ++stats_.cutoffs_star2_probe;
+        return cut;
       }
     }
   }
   return std::nullopt;
 }
 
-Searcher::ProbeRecycler::~ProbeRecycler() {
-  for (std::unique_ptr<ProbedChild>& record : *probes_) {
+void Searcher::ProbeRecycler::Recycle(Searcher* searcher,
+                                      std::vector<std::unique_ptr<ProbedChild>>* probes) {
+  for (std::unique_ptr<ProbedChild>& record : *probes) {
     if (record == nullptr) continue;
     record->ordered.clear();
     record->moves.clear();
@@ -1045,10 +1061,11 @@ Searcher::ProbeRecycler::~ProbeRecycler() {
     record->has_key = false;
     record->key = 0;
     record->reused = 0;
-    searcher_->spare_probes_.push_back(std::move(record));
+    searcher->spare_probes_.push_back(std::move(record));
   }
 }
 
+// mirrors: bots/star.py StarSearcher._start_probing
 std::unique_ptr<Searcher::ProbedChild> Searcher::StartProbing(const Node& child, int player,
                                                               int depth, double alpha, double beta,
                                                               const Key* key) {
@@ -1074,6 +1091,7 @@ std::unique_ptr<Searcher::ProbedChild> Searcher::StartProbing(const Node& child,
   return record;
 }
 
+// mirrors: bots/probcut.py ProbCutSettings.model_for
 const ProbCutModel& Searcher::ModelFor(int depth) const {
   const auto& models = options_.probcut_models;
   auto it = models.find(depth);
@@ -1093,18 +1111,21 @@ const ProbCutModel& Searcher::ModelFor(int depth) const {
   return *best;
 }
 
-std::optional<double> Searcher::ProbCut(std::vector<Node>& children,
-                                        const std::vector<double>& probs, int depth, double alpha,
-                                        double beta, std::vector<double>& lo,
-                                        std::vector<double>& hi) {
-  const ProbCutModel& model = ModelFor(depth);
-  const int shallow_depth = depth - options_.probcut_reduction;
+// mirrors: bots/chance_probcut.py chance_probcut
+std::optional<double> Searcher::ProbCut(ChanceFrame& frame) {
+  std::vector<double>&lo = frame.lo, &hi = frame.hi;
+  frame.has_proven = true;
+  frame.proven_lo = lo;
+  frame.proven_hi = hi;
+  const ProbCutModel& model = ModelFor(frame.depth);
+  const int shallow_depth = frame.depth - options_.probcut_reduction;
   std::vector<double> probable_lo = lo, probable_hi = hi;
   {
+    // Shallow searches inside shallow searches count their nodes once.
     NestedCount counting(probcut_level_, stats_.nodes, stats_.probcut_nodes);
-    for (std::size_t i = 0; i < children.size(); ++i) {
+    for (std::size_t i = 0; i < frame.children.size(); ++i) {
       if (lo[i] == hi[i]) continue;
-      const auto [shallow, mover] = AtChild(children[i], [&](const Node& child) {
+      const auto [shallow, mover] = AtChild(frame.children[i], [&](const Node& child) {
         return std::pair<double, int>(SearchNode(child, shallow_depth, -kInf, kInf),
                                       PlayerAt(*child.state));
       });
@@ -1122,24 +1143,19 @@ std::optional<double> Searcher::ProbCut(std::vector<Node>& children,
       if (predicted + margin < probable_hi[i]) probable_hi[i] = std::max(predicted + margin, lo[i]);
     }
   }
-  double expected_hi = 0.0, expected_lo = 0.0;
-  for (std::size_t i = 0; i < probs.size(); ++i) expected_hi += probs[i] * probable_hi[i];
-  for (std::size_t i = 0; i < probs.size(); ++i) expected_lo += probs[i] * probable_lo[i];
-  if (expected_hi <= alpha + Tolerance(alpha)) {
+  const auto [expected_hi, expected_lo] = frame.Expected(probable_hi, probable_lo);
+  if (std::optional<double> cut = frame.Cut(expected_hi, expected_lo)) {
     ++stats_.cutoffs_probcut;
-    return expected_hi < alpha ? expected_hi : alpha;
+    return cut;
   }
-  if (expected_lo >= beta - Tolerance(beta)) {
-    ++stats_.cutoffs_probcut;
-    return expected_lo > beta ? expected_lo : beta;
-  }
-  lo = probable_lo;
-  hi = probable_hi;
+  lo = std::move(probable_lo);
+  hi = std::move(probable_hi);
   return std::nullopt;
 }
 
 // --------------------------------------------------------------------- MCMS
 
+// mirrors: bots/mcms.py ChanceSampling.sampled_outcomes
 const Searcher::Outcomes* Searcher::SampledOutcomes(const Node& node) {
   // bots/mcms.py sampling_key: the table key's text, or the history digest.
   std::string text;
@@ -1188,6 +1204,7 @@ const Searcher::Outcomes* Searcher::SampledOutcomes(const Node& node) {
 namespace {
 
 // bots/maxn.py _better: more for `player`, or as much by a smaller action id.
+// mirrors: bots/maxn.py _better
 bool Better(const std::vector<double>& values, std::int64_t action, const std::vector<double>& best,
             std::int64_t best_action, int player) {
   return values[player] > best[player] || (values[player] == best[player] && action < best_action);
@@ -1195,6 +1212,7 @@ bool Better(const std::vector<double>& values, std::int64_t action, const std::v
 
 }  // namespace
 
+// mirrors: bots/maxn.py MaxnBounds.problem
 void Searcher::CheckVector(const Vector& values, bool terminal) const {
   // bots/maxn.py MaxnBounds.problem; the message is built only on an error.
   std::string problem;
@@ -1226,6 +1244,7 @@ void Searcher::CheckVector(const Vector& values, bool terminal) const {
       " (game " + game_->ToString() + ")");
 }
 
+// mirrors: bots/maxn.py MaxnSearcher._leaf_vector
 Searcher::Vector Searcher::LeafVector(const Node& node) {
   ++stats_.evaluations;
   Vector values(num_players_);
@@ -1238,12 +1257,14 @@ Searcher::Vector Searcher::LeafVector(const Node& node) {
   return values;
 }
 
+// mirrors: bots/maxn.py MaxnSearcher._terminal_vector
 Searcher::Vector Searcher::TerminalVector(const Node& node) {
   Vector values = node.state->Returns();
   CheckVector(values, true);
   return values;
 }
 
+// mirrors: bots/maxn.py MaxnSearcher._maxn_root
 RootResult Searcher::MaxnRoot(const Node& node, int player, int depth,
                               const std::vector<std::int64_t>& root_order, RootResult* partial) {
   ++stats_.nodes;
@@ -1272,6 +1293,7 @@ RootResult Searcher::MaxnRoot(const Node& node, int player, int depth,
   return result;
 }
 
+// mirrors: bots/maxn.py MaxnSearcher._maxn
 Searcher::Vector Searcher::Maxn(const Node& node, int depth, int parent, double bound) {
   const int kind = Enter(node, depth);
   if (kind >= 0) return MaxnDecision(node, kind, depth, parent, bound);
@@ -1279,6 +1301,7 @@ Searcher::Vector Searcher::Maxn(const Node& node, int depth, int parent, double 
   return kind == kFrontierNode ? LeafVector(node) : TerminalVector(node);
 }
 
+// mirrors: bots/maxn.py MaxnSearcher._maxn_decision
 Searcher::Vector Searcher::MaxnDecision(const Node& node, int player, int depth, int parent,
                                         double bound) {
   std::int64_t tt_move = kNoMove;
@@ -1315,6 +1338,7 @@ Searcher::Vector Searcher::MaxnDecision(const Node& node, int player, int depth,
   return best;
 }
 
+// mirrors: bots/maxn.py MaxnSearcher._maxn_chance
 Searcher::Vector Searcher::MaxnChance(const Node& node, int depth) {
   if (options_.samples > 0) {
     if (const Outcomes* sampled = SampledOutcomes(node)) {
@@ -1326,6 +1350,7 @@ Searcher::Vector Searcher::MaxnChance(const Node& node, int depth) {
   return MaxnAverage(node, node.state->ChanceOutcomes(), depth);
 }
 
+// mirrors: bots/maxn.py MaxnSearcher._maxn_chance
 Searcher::Vector Searcher::MaxnAverage(const Node& node, const Outcomes& outcomes, int depth) {
   Vector totals(num_players_, 0.0);
   for (const auto& [action, prob] : outcomes) {

@@ -1,10 +1,12 @@
 // The native search engine: bots/search.py (and MCMS's chance nodes of
 // bots/mcms.py) over open_spiel::State, node for node.
 //
-// Every function mirrors the Python method of the same name; the counters,
-// the order of children, the floating-point expressions and the table
-// policy are the same, so both engines return the same values, moves and
-// statistics (tests/test_native_engine.py).
+// A function that mirrors a Python one says which, in one fixed form on the line
+// above its definition: `// mirrors: bots/<module>.py <Class.method or function>`
+// (tests/test_native_mirrors.py checks that every one named exists). The counters,
+// the order of children, the floating-point expressions and the table policy are the
+// same, so both engines return the same values, moves and statistics
+// (tests/test_native_engine.py).
 #ifndef STARSPIEL_BOTS_NATIVE_SEARCH_H_
 #define STARSPIEL_BOTS_NATIVE_SEARCH_H_
 
@@ -36,7 +38,7 @@ struct ProbCutModel {
 // Key kinds, as bots/native_search.py's native_settings names them (kKeyKindNames).
 enum class KeyKind {
   kDigest,       // history digests (bots/keys.py digest_key): no child lookups, no leaf store
-  kScheme,       // the game's registered text key (pig, backgammon, ...)
+  kScheme,       // the game's registered text key (its adapter's, adapters/registry.h)
   kPythonState,  // python_state_key: (history, player, str) of a Python-registered game
   kCallback,     // a Python game's position: SearchOptions::key_text, called back
 };
@@ -141,6 +143,7 @@ struct RootResult {
   std::vector<double> values, partial_values;
 };
 
+// mirrors: bots/star.py StarSearcher
 class Searcher {
  public:
   Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions options, LeafFunction leaf,
@@ -175,11 +178,13 @@ class Searcher {
     const Node* parent = nullptr;
     open_spiel::Action action = 0;
   };
+  // mirrors: bots/frames.py ProbedMove
   struct ProbedMove {
     std::int64_t action;
     double value, window_low, window_high;
     bool Decides(double alpha, double beta) const;
   };
+  // mirrors: bots/frames.py ProbedChild
   struct ProbedChild {
     std::vector<open_spiel::Action> ordered;
     std::vector<ProbedMove> moves;
@@ -194,9 +199,12 @@ class Searcher {
    public:
     ProbeRecycler(Searcher* searcher, std::vector<std::unique_ptr<ProbedChild>>* probes)
         : searcher_(searcher), probes_(probes) {}
-    ~ProbeRecycler();
+    ~ProbeRecycler() { Recycle(searcher_, probes_); }
     ProbeRecycler(const ProbeRecycler&) = delete;
     ProbeRecycler& operator=(const ProbeRecycler&) = delete;
+
+    // Moves every record of `probes` to the searcher's spares (leaving nulls).
+    static void Recycle(Searcher* searcher, std::vector<std::unique_ptr<ProbedChild>>* probes);
 
    private:
     Searcher* searcher_;
@@ -213,6 +221,7 @@ class Searcher {
   // past its first move) rather than cloned.
   bool InPlace(const open_spiel::State& state) const;
   // state.CurrentPlayer(), by the game's FastPlayer where it has one.
+  // mirrors: bots/node.py SearchNode.current_player
   open_spiel::Player PlayerAt(const open_spiel::State& state) const {
     return fast_player_ != nullptr ? fast_player_(state) : state.CurrentPlayer();
   }
@@ -273,6 +282,12 @@ class Searcher {
   double Leaf(const Node& node);
   double Decision(const Node& node, int player, int depth, double alpha, double beta,
                   ProbedChild* probed, const Key* key);
+  // Decision's loop over `actions` for a max (or min) node; the first `reusable` moves
+  // answer from `probed`'s probes where they decide.
+  template <bool kMaximizing>
+  double BestMove(const Node& node, const std::vector<open_spiel::Action>& actions,
+                  ProbedChild* probed, std::size_t reusable, int depth, double alpha, double beta,
+                  std::int64_t* best_action);
   double ReuseProbe(ProbedChild& probed, const Node& node, open_spiel::Action action, int depth,
                     double alpha, double beta);
   std::optional<double> TableCutoff(const Entry& entry, double alpha, double beta);
@@ -281,25 +296,48 @@ class Searcher {
   double Chance(const Node& node, int depth, double alpha, double beta);
   double ChanceWith(const Node& node, const Outcomes& outcomes, int depth, double alpha,
                     double beta, bool sampled);
+  // One chance node under Star1/Star2: outcome i has probability probs[i] and a value
+  // known to lie in [lo[i], hi[i]]; the node answers (alpha, beta). The steps
+  // (ProbCut, Probe, Star's Star1 pass) read it and narrow the bounds.
+  // mirrors: bots/frames.py ChanceFrame
+  struct ChanceFrame {
+    ChanceFrame(const Node& node, const Outcomes& outcomes, int depth, double alpha, double beta,
+                double lower_bound, double upper_bound);
+    // The probability-weighted sums of `upper` and `lower`, in the engines' one order.
+    std::pair<double, double> Expected(const std::vector<double>& upper,
+                                       const std::vector<double>& lower) const;
+    // The node's answer where its value, within [lower_sum, upper_sum], falls outside
+    // the window (up to rounding), clamped to the window; nullopt otherwise.
+    std::optional<double> Cut(double upper_sum, double lower_sum) const;
+
+    const Node& node;
+    const Outcomes& outcomes;
+    const int depth;
+    const double alpha, beta;
+    const double tol_low, tol_high;  // rounding slack against alpha and beta
+    std::vector<double> probs, lo, hi;
+    // Filled by Expand: each outcome's child, its player and, where the table was
+    // asked, its key (keys empty otherwise).
+    bool expanded = false;
+    std::vector<Node> children;
+    std::vector<int> players;
+    std::vector<Key> keys;
+    // Star2's probe records, by outcome (null where a child was not probed).
+    std::vector<std::unique_ptr<ProbedChild>> probes;
+    // The bounds proven before ChanceProbCut narrowed them to probable ones.
+    bool has_proven = false;
+    std::vector<double> proven_lo, proven_hi;
+  };
   double Star(const Node& node, const Outcomes& outcomes, int depth, double alpha, double beta);
-  double VerifyProbable(const Node& child, int depth, double value, double lower_cut,
-                        double upper_cut, double window_low, double window_high, double proven_low,
-                        double proven_high);
-  double SearchChild(const Node& child, int player, const Key* key, ProbedChild* probed, int depth,
-                     double alpha, double beta);
-  void Expand(const Node& node, const Outcomes& outcomes, int depth, std::vector<double>& lo,
-              std::vector<double>& hi, std::vector<Node>& children, std::vector<int>& players,
-              std::vector<Key>* keys);
-  std::optional<double> Probe(std::vector<Node>& children, const std::vector<double>& probs,
-                              int depth, double alpha, double beta, std::vector<double>& lo,
-                              std::vector<double>& hi, const std::vector<int>& players,
-                              std::vector<std::unique_ptr<ProbedChild>>& probes,
-                              const std::vector<Key>* keys, double tol_low, double tol_high);
+  double Star1(ChanceFrame& frame);
+  double SearchOutcome(ChanceFrame& frame, std::size_t i, double alpha, double beta);
+  double VerifyProbable(ChanceFrame& frame, std::size_t i, double value, double lower_cut,
+                        double upper_cut, double window_low, double window_high);
+  void Expand(ChanceFrame& frame);
+  std::optional<double> Probe(ChanceFrame& frame);
   std::unique_ptr<ProbedChild> StartProbing(const Node& child, int player, int depth, double alpha,
                                             double beta, const Key* key);
-  std::optional<double> ProbCut(std::vector<Node>& children, const std::vector<double>& probs,
-                                int depth, double alpha, double beta, std::vector<double>& lo,
-                                std::vector<double>& hi);
+  std::optional<double> ProbCut(ChanceFrame& frame);
   const ProbCutModel& ModelFor(int depth) const;
   // MCMS: the merged draws of a chance node, or nullptr where it is enumerated.
   const Outcomes* SampledOutcomes(const Node& node);

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -240,6 +242,21 @@ class PySearcher {
   std::unique_ptr<Searcher> searcher_;
 };
 
+// Binds `name`(state) for tests: `probe(state, its game's short name)`, None where the
+// probe gives nothing.
+template <class Probe>
+void BindStateProbe(py::module_& m, const char* name, Probe probe, const char* doc) {
+  m.def(
+      name,
+      [probe](py::handle state) -> py::object {
+        const auto* cpp_state = state.cast<const open_spiel::State*>();
+        auto result = probe(*cpp_state, cpp_state->GetGame()->GetType().short_name);
+        if (!result) return py::none();
+        return py::cast(*result);
+      },
+      py::arg("state"), doc);
+}
+
 }  // namespace
 
 void BindSearch(py::module_& m) {
@@ -280,51 +297,46 @@ void BindSearch(py::module_& m) {
       },
       py::arg("state"), py::arg("from_fields") = true,
       "The native engine's table key of a state (from its fields where the game has them).");
-  m.def(
-      "fast_legal_actions",
-      [](py::handle state) -> py::object {
-        std::unique_ptr<open_spiel::State> copy = state.cast<const open_spiel::State*>()->Clone();
-        const FastMoves moves = FastMovesFor(copy->GetGame()->GetType().short_name);
+  BindStateProbe(
+      m, "fast_legal_actions",
+      [](const open_spiel::State& state,
+         const std::string& game) -> std::optional<std::vector<open_spiel::Action>> {
+        std::unique_ptr<open_spiel::State> copy = state.Clone();
+        const FastMoves moves = FastMovesFor(game);
         std::vector<open_spiel::Action> actions;
-        if (moves == nullptr || !moves(*copy, &actions)) return py::none();
-        return py::cast(actions);
+        if (moves == nullptr || !moves(*copy, &actions)) return std::nullopt;
+        return actions;
       },
-      py::arg("state"),
       "The native engine's own move list for a state (None where the game's LegalActions() "
       "is used), for tests.");
-  m.def(
-      "fast_current_player",
-      [](py::handle state) -> py::object {
-        const auto* cpp_state = state.cast<const open_spiel::State*>();
-        const FastPlayer player = FastPlayerFor(cpp_state->GetGame()->GetType().short_name);
-        if (player == nullptr) return py::none();
-        return py::cast(player(*cpp_state));
+  BindStateProbe(
+      m, "fast_current_player",
+      [](const open_spiel::State& state,
+         const std::string& game) -> std::optional<open_spiel::Player> {
+        const FastPlayer player = FastPlayerFor(game);
+        if (player == nullptr) return std::nullopt;
+        return player(state);
       },
-      py::arg("state"),
       "The native engine's own CurrentPlayer() for a state (None where the game's is used), "
       "for tests.");
-  m.def(
-      "fast_apply_mismatches",
-      [](py::handle state) -> py::object {
-        const auto* cpp_state = state.cast<const open_spiel::State*>();
-        const FieldRestorer* restorer =
-            FindFieldRestorer(cpp_state->GetGame()->GetType().short_name, *cpp_state);
-        if (restorer == nullptr || restorer->apply == nullptr) return py::none();
-        return py::cast(FastApplyMismatches(*restorer, *cpp_state));
+  BindStateProbe(
+      m, "fast_apply_mismatches",
+      [](const open_spiel::State& state,
+         const std::string& game) -> std::optional<std::vector<open_spiel::Action>> {
+        const FieldRestorer* restorer = FindFieldRestorer(game, state);
+        if (restorer == nullptr || restorer->apply == nullptr) return std::nullopt;
+        return FastApplyMismatches(*restorer, state);
       },
-      py::arg("state"),
       "The moves at a state whose application by the engine differs from the game's "
       "ApplyAction in any field (None where the engine has no apply of its own), for tests.");
-  m.def(
-      "fast_restore_mismatches",
-      [](py::handle state) -> py::object {
-        const auto* cpp_state = state.cast<const open_spiel::State*>();
-        const FieldRestorer* restorer =
-            FindFieldRestorer(cpp_state->GetGame()->GetType().short_name, *cpp_state);
-        if (restorer == nullptr) return py::none();
-        return py::cast(FastRestoreMismatches(*restorer, *cpp_state));
+  BindStateProbe(
+      m, "fast_restore_mismatches",
+      [](const open_spiel::State& state,
+         const std::string& game) -> std::optional<std::vector<open_spiel::Action>> {
+        const FieldRestorer* restorer = FindFieldRestorer(game, state);
+        if (restorer == nullptr) return std::nullopt;
+        return FastRestoreMismatches(*restorer, state);
       },
-      py::arg("state"),
       "The moves at a state after which the engine's field restorer does not give back the "
       "game's child and then the state (None where the engine has no restorer), for tests.");
   m.def(

@@ -38,6 +38,7 @@ struct Entry {
 
 constexpr std::int64_t kNoMove = -1;
 
+// mirrors: bots/transposition.py TranspositionTable
 class TranspositionTable {
  public:
   static constexpr int kDeep = 2;
@@ -45,10 +46,12 @@ class TranspositionTable {
   explicit TranspositionTable(std::int64_t capacity, double deep_share = 0.5)
       : capacity_(capacity), deep_capacity_(static_cast<std::int64_t>(capacity * deep_share)) {}
 
+  // mirrors: bots/transposition.py TranspositionTable.get
   const Entry* Get(Key key) const { return entries_.Find(key); }
 
   const double* GetLeaf(Key key) const { return leaf_values_.Find(key); }
 
+  // mirrors: bots/transposition.py TranspositionTable.store_leaf
   void StoreLeaf(Key key, double value) {
     if (static_cast<std::int64_t>(leaf_values_.size()) >= capacity_) {
       leaf_values_.Erase(leaf_order_.front());
@@ -58,6 +61,7 @@ class TranspositionTable {
     leaf_order_.push_back(key);
   }
 
+  // mirrors: bots/transposition.py TranspositionTable.store
   void Store(Key key, int depth, double lower, double upper, std::int64_t move) {
     if (Entry* entry = entries_.Find(key)) {
       *entry = Entry{depth, lower, upper, move};
@@ -87,6 +91,7 @@ class TranspositionTable {
                                      queued * sizeof(Key));
   }
 
+  // mirrors: bots/transposition.py TranspositionTable.clear
   void Clear() {
     entries_.Clear();
     shallow_order_.clear();
@@ -96,6 +101,7 @@ class TranspositionTable {
   }
 
  private:
+  // mirrors: bots/transposition.py TranspositionTable._evict
   void Evict() {
     while (!shallow_order_.empty()) {
       const Key key = shallow_order_.front();

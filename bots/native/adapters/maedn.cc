@@ -1,0 +1,11 @@
+// maedn's fast paths for the native search (registry.h): undo (checked by hand over
+// whole games).
+#include "bots/native/adapters/registry.h"
+
+namespace starspiel {
+namespace {
+
+const bool kRegistered = RegisterGameAdapter("maedn", {.undo_checked = true});
+
+}  // namespace
+}  // namespace starspiel
