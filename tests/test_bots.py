@@ -9,18 +9,18 @@ import sys
 import numpy as np
 import pyspiel
 import pytest
-from games_in_scope import GAMES_IN_SCOPE
-from node_budget import NodeBudgetSearcher
-from open_spiel.python.algorithms import evaluate_bots as python_evaluate_bots
-from plain_expectiminimax import plain_expectiminimax
-from random_tree_game import (
+from helpers.games_in_scope import GAMES_IN_SCOPE
+from helpers.node_budget import NodeBudgetSearcher
+from helpers.plain_expectiminimax import plain_expectiminimax
+from helpers.random_tree import random_tree
+from helpers.random_tree_game import (
     RandomTreeGame,
     RandomTreeStateFast,
     TreeEvaluator,
     TreePosition,
     game_type,
-    random_tree,
 )
+from open_spiel.python.algorithms import evaluate_bots as python_evaluate_bots
 
 import bots
 import games  # noqa: F401  registers the custom games

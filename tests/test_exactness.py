@@ -16,19 +16,12 @@ from typing import Any
 
 import pyspiel
 import pytest
-from exactness import OPTION_SETS, TOL, plain_problems, tag, with_options
+from helpers.exactness import OPTION_SETS, TOL, plain_problems, tag, with_options
+from helpers.plain_expectiminimax import HashEvaluator, plain_expectiminimax, sample_positions
+from helpers.random_tree import RandomTree, minimize_tree, random_tree, reorder
+from helpers.random_tree_game import RandomTreeGame, StateOnlyTreeEvaluator, TreeEvaluator
+from helpers.soak import SEED, examples
 from open_spiel.python.algorithms import minimax
-from plain_expectiminimax import HashEvaluator, plain_expectiminimax, sample_positions
-from random_tree_game import (
-    RandomTree,
-    RandomTreeGame,
-    StateOnlyTreeEvaluator,
-    TreeEvaluator,
-    minimize_tree,
-    random_tree,
-    reorder,
-)
-from soak import SEED, examples
 
 import bots
 import games  # noqa: F401  (registers dice and chance_tic_tac_toe)

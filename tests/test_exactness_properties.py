@@ -12,21 +12,15 @@ minimized greedily (minimize_tree); the message carries both as
 from __future__ import annotations
 
 import pytest
-from engines import ENGINES
-from exactness import OPTION_SETS, TOL, tree_case_problems
+from helpers.engines import ENGINES
+from helpers.exactness import OPTION_SETS, TOL, tree_case_problems
+from helpers.plain_expectiminimax import plain_expectiminimax
+from helpers.random_tree import RandomTree, minimize_tree
+from helpers.random_tree_game import RandomTreeGame, TreeEvaluator, TreePosition
+from helpers.soak import PROFILE, examples
+from helpers.tree_strategies import search_cases, tree_strategy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from plain_expectiminimax import plain_expectiminimax
-from random_tree_game import (
-    RandomTree,
-    RandomTreeGame,
-    TreeEvaluator,
-    TreePosition,
-    minimize_tree,
-    search_cases,
-    tree_strategy,
-)
-from soak import PROFILE, examples
 
 import bots
 

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
+from helpers.plain_expectiminimax import HashEvaluator, sample_positions
 from open_spiel.python.algorithms import evaluate_bots as python_evaluate_bots
-from plain_expectiminimax import HashEvaluator, sample_positions
 
 import bots
 import games  # noqa: F401  registers the custom games

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pyspiel
 import pytest
-from exactness import deepen, deepening_differences
-from games_in_scope import GAMES_IN_SCOPE
-from playouts import random_action
+from helpers.exactness import deepen, deepening_differences
+from helpers.games_in_scope import GAMES_IN_SCOPE
+from helpers.playouts import random_action
 
 import games  # noqa: F401  (registers the custom games)
 from bots import native_engine

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pyspiel
 import pytest
-from playouts import random_action, replay
+from helpers.playouts import random_action, replay
 
 import games
 from bots import native_engine

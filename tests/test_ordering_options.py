@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
-from engines import ENGINES
-from exactness import OPTION_SETS, ORDERINGS, positions_problems, tree_case_problems
+from helpers.engines import ENGINES
+from helpers.exactness import OPTION_SETS, ORDERINGS, positions_problems, tree_case_problems
+from helpers.plain_expectiminimax import sample_positions
+from helpers.soak import PROFILE, examples
+from helpers.tree_strategies import search_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from plain_expectiminimax import sample_positions
-from random_tree_game import search_cases
-from soak import PROFILE, examples
 
 import bots
 import games  # noqa: F401  (registers dice)

@@ -17,7 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pyspiel
-from engines import skip_unless_runs
+from helpers.engines import skip_unless_runs
 
 from bots import calibration, native_engine
 from bots.calibration import user_calibration_dir as real_user_calibration_dir
@@ -49,8 +49,8 @@ def _copy_tree(tmp_path: Path) -> Path:
     ignore = shutil.ignore_patterns("__pycache__")
     for folder in ("bots", "games"):
         shutil.copytree(ROOT / folder, copy / folder, ignore=ignore)
-    (copy / "tests").mkdir()
-    for name in ("conftest.py", "engines.py"):
+    (copy / "tests" / "helpers").mkdir(parents=True)
+    for name in ("conftest.py", "helpers/__init__.py", "helpers/engines.py"):
         shutil.copy(ROOT / "tests" / name, copy / "tests" / name)
     shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
     (copy / "tests" / "test_one.py").write_text("def test_one():\n    assert True\n")

@@ -12,17 +12,14 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
-from engines import ENGINES
-from exactness import OPTION_SETS, TOL, positions_problems, tree_case_problems
+from helpers.engines import ENGINES
+from helpers.exactness import OPTION_SETS, TOL, positions_problems, tree_case_problems
+from helpers.plain_expectiminimax import plain_expectiminimax, sample_positions
+from helpers.random_tree import RandomTree
+from helpers.random_tree_game import RandomTreeGame, TreeEvaluator
+from helpers.soak import PROFILE, examples
+from helpers.tree_strategies import search_cases
 from hypothesis import given, settings
-from plain_expectiminimax import plain_expectiminimax, sample_positions
-from random_tree_game import (
-    RandomTree,
-    RandomTreeGame,
-    TreeEvaluator,
-    search_cases,
-)
-from soak import PROFILE, examples
 
 import games  # noqa: F401  (registers dice)
 from bots.evaluators import make_evaluator

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pyspiel
 import pytest
-from run_folders import chance_outcomes, records, without_timing
+from helpers.run_folders import chance_outcomes, records, without_timing
 
 from bots import native_engine
 from bots.search_bot import SearchBot

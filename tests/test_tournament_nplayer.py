@@ -11,7 +11,7 @@ import sys
 
 import pyspiel
 import pytest
-from run_folders import chance_outcomes, kill_when_written, records, without_timing
+from helpers.run_folders import chance_outcomes, kill_when_written, records, without_timing
 
 from experiments import tournament
 from experiments.common.errors import ExperimentError

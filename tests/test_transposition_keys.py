@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pyspiel
 import pytest
-from playouts import random_action
+from helpers.playouts import random_action
 
 from bots.keys import (
     DIGEST_MODULUS,

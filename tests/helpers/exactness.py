@@ -18,12 +18,12 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
-from plain_expectiminimax import CountingEvaluator, plain_expectiminimax
-from random_tree_game import TreePosition, game_and_evaluator
 
 import bots
 from bots.native_search import make_searcher
 from bots.search import search
+from helpers.plain_expectiminimax import CountingEvaluator, plain_expectiminimax
+from helpers.random_tree_game import TreePosition, game_and_evaluator
 
 TOL = 1e-9
 EXACT_ALGORITHMS = ("expectiminimax", "star1", "star2")
