@@ -165,7 +165,10 @@ def test_engine_on_hand_computed_tree(engine):
 
 
 def _real_case(name: str, depth: int, count: int, slow: bool = False):
-    marks = [pytest.mark.slow] if slow else []
+    # One xdist worker for a case's exactness and node-count tests: they share
+    # run_real_case's cache (pyproject's addopts: --dist=loadgroup).
+    marks = [pytest.mark.xdist_group(f"real-{name}-d{depth}")]
+    marks += [pytest.mark.slow] if slow else []
     return pytest.param(name, depth, count, marks=marks, id=f"{name}-d{depth}")
 
 
@@ -204,7 +207,11 @@ def test_exact_algorithms_match_plain_on_real_games(name, depth, count, evaluato
     assert not problems, "\n".join(problems)
 
 
-TREE_CASES = [(players, fast) for players in (2, 1) for fast in (True, False)]
+TREE_CASES = [
+    pytest.param(players, fast, marks=pytest.mark.xdist_group(f"tree-{players}-{fast}"))
+    for players in (2, 1)
+    for fast in (True, False)
+]  # grouped as REAL_CASES are: one worker shares run_tree_case's cache
 
 
 @functools.cache
@@ -411,6 +418,7 @@ BOT_GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,depth,max_moves", BOT_GAMES)
 def test_bots_from_make_bot_equal_plain_over_several_moves(name, depth, max_moves, engine):
     """One bot per seat (one table) stepped over several positions, as a game steps it."""

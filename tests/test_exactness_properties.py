@@ -73,13 +73,15 @@ def _check_all_configs(case, engine: str) -> None:
     raise AssertionError(message)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=examples(200), **PROFILE)
+@settings(max_examples=examples(150), **PROFILE)
 @given(search_cases())
 def test_exact_algorithms_equal_plain_on_random_trees(engine, case):
     _check_all_configs(case, engine)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(100), **PROFILE)
 @given(search_cases(eval_bounds="mixed"))
@@ -133,14 +135,16 @@ def _check_bot(case, engine: str, deepening: bool) -> None:
             assert action in plain.best_actions()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=examples(150), **PROFILE)
+@settings(max_examples=examples(100), **PROFILE)
 @given(bot_cases())
 def test_persistent_table_keeps_bot_exact(engine, case):
     """One bot (one table) stepped twice on each of several states stays exact."""
     _check_bot(case, engine, deepening=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(100), **PROFILE)
 @given(bot_cases())

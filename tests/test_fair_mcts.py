@@ -16,9 +16,9 @@ import games
 from bots import mcts, native_engine
 from bots.evaluators.registry import default_evaluator
 
-# Every game in scope with terminal rewards (OpenSpiel's MCTS refuses 2048's intermediate ones).
 pytestmark = pytest.mark.parity  # engine parity and golden values: every supported Python
 
+# Every game in scope with terminal rewards (OpenSpiel's MCTS refuses 2048's intermediate ones).
 GAMES = [g for g in GAMES_IN_SCOPE if not g.startswith("2048")] + ["ballard_tree(n=3,plies=4)"]
 PYTHON_TWINS = ["dice(n=4,k=3)", "chance_tic_tac_toe", "ballard_tree(n=3,plies=4)"]
 FAIR = "mcts(evaluator=heuristic,max_simulations=20,seed=1)"

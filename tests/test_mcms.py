@@ -259,6 +259,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_name", GAMES)
 def test_mcms_plays_legal_games_through_both_evaluate_bots(game_name, engine):
     """Both runners reject an illegal move; a finished game is the proof of legality."""

@@ -172,7 +172,7 @@ def test_engines_agree_on_trees_node_for_node(seed):
 
 
 def _skip_without_native() -> None:
-    from engines import skip_unless_runs
+    from helpers.engines import skip_unless_runs
 
     skip_unless_runs("native")
 

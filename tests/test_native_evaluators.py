@@ -27,6 +27,8 @@ from bots.evaluators import (
     YachtEvaluator,
 )
 
+pytestmark = pytest.mark.parity  # engine parity and golden values: every supported Python
+
 native = native_engine.native()
 if native is None:
     pytest.skip(native_engine.problem() or "no native engine", allow_module_level=True)
@@ -35,8 +37,6 @@ if native is None:
 # (game spec, Python evaluator class): default parameters plus variants of the
 # parameters each evaluator reads (pig's tables, catch's rows, 2048's bound,
 # maedn's seating) or that change the positions it sees.
-pytestmark = pytest.mark.parity  # engine parity and golden values: every supported Python
-
 CASES = [
     ("pig", PigEvaluator),
     ("pig(winscore=50)", PigEvaluator),

@@ -36,6 +36,7 @@ def _deepening(game, state, algorithm, max_depth, engine="python", **options):
     return searcher
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(80), **PROFILE)
 @given(search_cases(), st.sampled_from(list(ORDERINGS)))
@@ -73,6 +74,7 @@ def test_ordering_options_equal_plain_in_real_games(
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name, depth, positions, option, default, other",
     [

@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pyspiel
+import pytest
 from helpers.engines import skip_unless_runs
 
 from bots import calibration, native_engine
@@ -68,6 +69,7 @@ def _pytest(tree: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]
     )
 
 
+@pytest.mark.slow
 def test_a_stale_engine_stops_the_test_session_and_the_opt_out_runs_it(tmp_path):
     skip_unless_runs("native")
     tree = _copy_tree(tmp_path)

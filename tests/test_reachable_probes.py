@@ -25,6 +25,7 @@ from bots.evaluators import make_evaluator
 from bots.search import search
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())

@@ -18,6 +18,8 @@ from helpers.run_folders import kill_when_written
 from experiments.common import results, runner
 from experiments.common.runner import RunnerOptions, Task
 
+pytestmark = pytest.mark.slow  # worker processes, Ray, signals: the whole suite, not the fast tier
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

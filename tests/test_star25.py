@@ -115,6 +115,7 @@ def test_probing_factor_one_is_star2_and_zero_is_star1_node_for_node(engine):
             assert (k1.value, k1.action, k1.stats) == (star2.value, star2.action, star2.stats)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())

@@ -22,6 +22,8 @@ from experiments.tournament import stats
 from experiments.tournament.play import ChanceStream, outcome_for, play_game
 from experiments.tournament.schedule import build_tasks
 
+pytestmark = pytest.mark.slow  # end-to-end tournaments: the whole suite, not the fast tier
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAME = "pig(winscore=20)"
 FIXED = ["expectiminimax(max_depth=1)", "star2(max_depth=2)", "random"]

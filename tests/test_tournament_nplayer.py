@@ -21,6 +21,8 @@ from experiments.tournament import presets, sizing, stats
 from experiments.tournament.play import play_game
 from experiments.tournament.schedule import build_tasks, derive_seed, matches
 
+pytestmark = pytest.mark.slow  # end-to-end N-player tournaments: the whole suite, not the fast tier
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PIG3 = "pig(players=3,winscore=20)"
 PIG4 = "pig(players=4,winscore=15)"

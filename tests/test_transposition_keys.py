@@ -88,7 +88,7 @@ def _collisions(game_string: str, positions: int, depth: int, seed: int = 0, key
     [
         ("pig", 20, 3),
         ("backgammon", 4, 1),
-        ("einstein_wurfelt_nicht", 20, 2),
+        ("einstein_wurfelt_nicht", 10, 2),
         ("catch", 10, 3),
     ],
 )
@@ -159,7 +159,7 @@ def test_digests_tell_apart_histories_a_plain_hash_might_merge():
 CUSTOM_GAMES = [
     ("dice(n=4,k=3)", 20, 3),
     ("dice(n=3,k=2)", 20, 3),
-    ("chance_tic_tac_toe", 20, 3),
+    ("chance_tic_tac_toe", 10, 3),
     ("ballard_tree(n=3,plies=3,order=random,seed=5,final_chance=true)", 3, 6),
     ("ballard_tree(n=4,plies=2)", 3, 3),
 ]

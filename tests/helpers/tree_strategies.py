@@ -3,6 +3,7 @@ shrinking towards small trees; hypothesis is a test-only dependency."""
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from helpers.random_tree import random_tree, reorder
 
 
+@functools.cache  # built once: st.composite reads its function's source on every build
 def tree_strategy(
     num_players: int | None = None,
     max_nodes: int = 60,
@@ -113,6 +115,7 @@ def tree_strategy(
     return st.one_of(build_tree(), seeded_tree())
 
 
+@functools.cache
 def search_cases(eval_bounds: str = "same"):
     """Hypothesis strategy for one search of a generated tree: (tree, root node, searching
     player, depth, fast_path, evaluator accepts positions, move_ordering)."""
