@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pyspiel
 import pytest
+from helpers.exactness import LAST_SEARCH_KEYS
 from helpers.games_in_scope import GAMES_IN_SCOPE
 from helpers.node_budget import NodeBudgetSearcher
 from helpers.plain_expectiminimax import plain_expectiminimax
@@ -73,22 +74,8 @@ def test_search_bot_in_python_evaluate_bots_records_statistics():
     )
     assert sorted(returns) == [-1.0, 1.0]
     stats = star2.last_search
-    for key in (
-        "value",
-        "action",
-        "depth",
-        "time",
-        "nodes",
-        "evaluations",
-        "probe_nodes",
-        "tt_hits",
-        "cutoffs_alpha_beta",
-        "cutoffs_star1",
-        "cutoffs_star2_probe",
-        "cutoffs_probcut",
-        "leaves",
-    ):
-        assert key in stats, key
+    missing = [key for key in LAST_SEARCH_KEYS if key not in stats]
+    assert not missing, missing
     assert stats["depth"] == 2 and stats["completed"]
     assert stats["nodes"] >= stats["leaves"] >= 1
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pyspiel
 import pytest
 from helpers.engines import ENGINES
-from helpers.exactness import OPTION_SETS, TOL, positions_problems, tree_case_problems
+from helpers.exactness import OPTION_SETS, TOL, real_game_problems, tree_case_problems
 from helpers.plain_expectiminimax import plain_expectiminimax, sample_positions
 from helpers.random_tree import RandomTree
 from helpers.random_tree_game import RandomTreeGame, TreeEvaluator
@@ -22,7 +22,6 @@ from helpers.tree_strategies import search_cases
 from hypothesis import given, settings
 
 import games  # noqa: F401  (registers dice)
-from bots.evaluators import make_evaluator
 from bots.native_search import make_searcher
 from bots.search import search
 
@@ -140,16 +139,8 @@ REAL_GAMES = [
 
 @pytest.mark.parametrize("name, depth, count, max_moves", REAL_GAMES)
 def test_star25_equals_plain_in_real_games(name, depth, count, max_moves, engine):
-    game = pyspiel.load_game(name)
-    problems = positions_problems(
-        game,
-        sample_positions(game, count, seed=17, max_moves=max_moves),
-        (depth,),
-        OPTION_SETS["star25_games"],
-        engine=engine,
-        evaluator=make_evaluator(None, game),
-        pass_evaluator=False,
-    )
+    sets = OPTION_SETS["star25_games"]
+    problems = real_game_problems(name, depth, count, max_moves, sets, seed=17, engine=engine)
     assert not problems, "\n".join(problems)
 
 
