@@ -404,13 +404,16 @@ def test_bots_from_make_bot_equal_plain_over_several_moves(name, depth, max_move
     """One bot per seat (one table) stepped over several positions, as a game steps it."""
     game = pyspiel.load_game(name)
     evaluator = default_evaluator(game)
+    seats = []  # per seat: its seed, positions and plain's results, shared by the algorithms
+    for player in range(game.num_players()):
+        seed = SEED + 17 + player
+        positions = sample_positions(game, examples(3), seed, max_moves, player=player)
+        plains = [plain_expectiminimax(state, depth, evaluator, player) for state in positions]
+        seats.append((seed, positions, plains))
     for algorithm in ("expectiminimax", "star1", "star2"):
-        for player in range(game.num_players()):
+        for player, (seed, positions, plains) in enumerate(seats):
             bot = bots.make_bot(f"{algorithm}(max_depth={depth})", game, player, engine=engine)
-            seed = SEED + 17 + player
-            positions = sample_positions(game, examples(3), seed, max_moves, player=player)
-            for i, state in enumerate(positions):
-                plain = plain_expectiminimax(state, depth, evaluator, player)
+            for i, (state, plain) in enumerate(zip(positions, plains)):
                 action = bot.step(state)
                 assert bot.last_search["engine"] == engine
                 where = (
