@@ -141,7 +141,6 @@ def pig_tournament(tmp_path_factory):
     return out
 
 
-@pytest.mark.xdist_group("pig_tournament")  # one worker makes the folder once for both
 def test_positions_from_games_are_the_recorded_decisions(pig_tournament):
     game = load_game("pig(winscore=20)")
     records = depth.read_game_records(str(pig_tournament))
@@ -163,7 +162,6 @@ def test_positions_from_games_are_the_recorded_decisions(pig_tournament):
         positions_from_games(load_game("dice(n=4,k=3)"), records.values(), 12, seed=0)
 
 
-@pytest.mark.xdist_group("pig_tournament")
 def test_the_benchmark_on_a_tournaments_positions(pig_tournament, tmp_path):
     settings = dict(
         SETTINGS,

@@ -148,10 +148,7 @@ def test_engine_on_hand_computed_tree(engine):
 
 
 def _real_case(name: str, depth: int, count: int, slow: bool = False):
-    # One xdist worker for a case's exactness and node-count tests: they share
-    # run_real_case's cache (pyproject's addopts: --dist=loadgroup).
-    marks = [pytest.mark.xdist_group(f"real-{name}-d{depth}")]
-    marks += [pytest.mark.slow] if slow else []
+    marks = [pytest.mark.slow] if slow else []
     return pytest.param(name, depth, count, marks=marks, id=f"{name}-d{depth}")
 
 
@@ -190,11 +187,7 @@ def test_exact_algorithms_match_plain_on_real_games(name, depth, count, evaluato
     assert not problems, "\n".join(problems)
 
 
-TREE_CASES = [
-    pytest.param(players, fast, marks=pytest.mark.xdist_group(f"tree-{players}-{fast}"))
-    for players in (2, 1)
-    for fast in (True, False)
-]  # grouped as REAL_CASES are: one worker shares run_tree_case's cache
+TREE_CASES = [(players, fast) for players in (2, 1) for fast in (True, False)]
 
 
 @functools.cache
@@ -321,12 +314,16 @@ def _check_node_counts(counts) -> None:
 
 @pytest.mark.parametrize("name,depth,count", REAL_CASES)
 def test_node_counts_on_real_games(name, depth, count):
-    _check_node_counts(run_real_case(name, depth, count, "hash")[1])
+    _check_node_counts(
+        run_real_case(name, depth, count, "hash", "python")[1]
+    )  # the cache: same arguments
 
 
 @pytest.mark.parametrize("players,fast", TREE_CASES)
 def test_node_counts_on_random_tree_game(players, fast):
-    _check_node_counts(run_tree_case(players, fast)[1])
+    _check_node_counts(
+        run_tree_case(players, fast, engine="python")[1]
+    )  # the cache: same arguments
 
 
 # --------------------------------------------------------- the bot's record

@@ -54,7 +54,6 @@ def ray_session():
         ray.shutdown()
 
 
-@pytest.mark.xdist_group("ray")  # one worker starts Ray once for both (ray_session)
 def test_records_are_identical_on_ray(ray_session):
     serial = collect(runner_tasks.square, tasks(), workers=1)
     assert collect(runner_tasks.square, tasks(), workers=2, executor="ray") == serial
@@ -82,7 +81,6 @@ def test_a_worker_that_always_dies_is_recorded_as_failed_after_the_retries():
     assert "died (killed by signal SIGKILL) in each of 3 attempts" in error
 
 
-@pytest.mark.xdist_group("ray")
 def test_dead_workers_and_hung_tasks_on_ray_cost_one_task(tmp_path, ray_session):
     once = [Task("a", {"x": 1, "seed": 1, "marker": str(tmp_path / "m")})]
     got = collect(runner_tasks.die_once, once, workers=1, executor="ray", retries=1)
