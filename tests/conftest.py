@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from helpers import session_cache
 from helpers.engines import ENGINE_NAMES, skip_unless_runs
 
 from bots import calibration, calibration_fit, native_engine
@@ -68,3 +69,9 @@ def no_user_calibrations(tmp_path_factory: pytest.TempPathFactory):
         patch.setattr(calibration, "user_calibration_dir", lambda: empty)
         patch.setattr(calibration_fit, "QUICK_PLAN", TINY_PLAN)
         yield empty
+
+
+@pytest.fixture(autouse=True, scope="session")
+def shared_session_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """helpers.session_cache keeps its results in this session's temporary folder."""
+    session_cache.configure(tmp_path_factory.getbasetemp())

@@ -10,7 +10,6 @@ and the iterative-deepening bot's record.
 
 from __future__ import annotations
 
-import functools
 import random
 from typing import Any
 
@@ -20,6 +19,7 @@ from helpers.exactness import LAST_SEARCH_KEYS, OPTION_SETS, TOL, plain_problems
 from helpers.plain_expectiminimax import HashEvaluator, plain_expectiminimax, sample_positions
 from helpers.random_tree import RandomTree, minimize_tree, random_tree, reorder
 from helpers.random_tree_game import RandomTreeGame, StateOnlyTreeEvaluator, TreeEvaluator
+from helpers.session_cache import session_cached
 from helpers.soak import SEED, examples
 from open_spiel.python.algorithms import minimax
 
@@ -162,9 +162,10 @@ REAL_CASES = (
 )
 
 
-@functools.cache
-def run_real_case(name: str, depth: int, count: int, evaluator_kind: str, engine: str = "python"):
-    """(problems, per-position node counts); cached so two tests share the work."""
+@session_cached
+def run_real_case(name: str, depth: int, count: int, evaluator_kind: str, engine: str):
+    """(problems, per-position node counts); cached for the session, so the exactness and
+    the node-count tests share the work whichever workers run them."""
     game = pyspiel.load_game(name)
     evaluator = make_evaluator(evaluator_kind, game)
     problems, counts = [], []
@@ -190,8 +191,9 @@ def test_exact_algorithms_match_plain_on_real_games(name, depth, count, evaluato
 TREE_CASES = [(players, fast) for players in (2, 1) for fast in (True, False)]
 
 
-@functools.cache
-def run_tree_case(players: int, fast: bool, seeds: int = 24, engine: str = "python"):
+@session_cached
+def run_tree_case(players: int, fast: bool, engine: str, seeds: int = 24):
+    """(problems, node counts) on seeded random trees; cached as ``run_real_case`` is."""
     problems, counts = [], []
     for seed in range(seeds):
         layered = seed % 4 >= 2  # dice-game-like shapes, where the pruning happens
@@ -244,7 +246,7 @@ def _minimized(
 
 @pytest.mark.parametrize("players,fast", TREE_CASES)
 def test_exact_algorithms_match_plain_on_random_tree_game(players, fast, engine):
-    problems, _ = run_tree_case(players, fast, engine=engine)
+    problems, _ = run_tree_case(players, fast, engine)
     assert not problems, "\n".join(problems)
 
 
@@ -314,16 +316,12 @@ def _check_node_counts(counts) -> None:
 
 @pytest.mark.parametrize("name,depth,count", REAL_CASES)
 def test_node_counts_on_real_games(name, depth, count):
-    _check_node_counts(
-        run_real_case(name, depth, count, "hash", "python")[1]
-    )  # the cache: same arguments
+    _check_node_counts(run_real_case(name, depth, count, "hash", "python")[1])
 
 
 @pytest.mark.parametrize("players,fast", TREE_CASES)
 def test_node_counts_on_random_tree_game(players, fast):
-    _check_node_counts(
-        run_tree_case(players, fast, engine="python")[1]
-    )  # the cache: same arguments
+    _check_node_counts(run_tree_case(players, fast, "python")[1])  # the cache: same arguments
 
 
 # --------------------------------------------------------- the bot's record
