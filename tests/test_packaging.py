@@ -50,9 +50,8 @@ def _copy_tree(tmp_path: Path) -> Path:
     ignore = shutil.ignore_patterns("__pycache__")
     for folder in ("bots", "games"):
         shutil.copytree(ROOT / folder, copy / folder, ignore=ignore)
-    (copy / "tests" / "helpers").mkdir(parents=True)
-    for name in ("conftest.py", "helpers/__init__.py", "helpers/engines.py"):
-        shutil.copy(ROOT / "tests" / name, copy / "tests" / name)
+    shutil.copytree(ROOT / "tests" / "helpers", copy / "tests" / "helpers", ignore=ignore)
+    shutil.copy(ROOT / "tests" / "conftest.py", copy / "tests" / "conftest.py")
     shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
     (copy / "tests" / "test_one.py").write_text("def test_one():\n    assert True\n")
     return copy
