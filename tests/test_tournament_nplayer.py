@@ -260,8 +260,8 @@ def test_four_players_end_to_end_with_one_worker_and_two(tmp_path):
     }
     assert [p["games"] for p in one.players] == [16] * 5
     assert all(p["seat_games"] == [4, 4, 4, 4] for p in one.players)
-    # All 24 seatings of a deal, with permutations.
-    perm = run(config(PIG4, bots[:4], 24, seating="permutations"), tmp_path / "perm")
+    # All 24 seatings of a deal, with permutations (the schedule's property: random bots).
+    perm = run(config(PIG4, ["random"] * 4, 24, seating="permutations"), tmp_path / "perm")
     assert [p["seat_games"] for p in perm.players] == [[6, 6, 6, 6]] * 4
 
 
