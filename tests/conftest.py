@@ -1,6 +1,6 @@
-"""Shared test setup. Helper modules in tests/ (plain_expectiminimax,
-random_tree_game, engines) are importable through pytest's ``pythonpath`` setting
-in pyproject.toml, and the ``slow`` marker is registered there too.
+"""Shared test setup. The helper modules live in tests/helpers/ (``from helpers.engines
+import ...``: pyproject's pytest ``pythonpath`` holds ``tests``). The markers ``slow`` and
+``parity`` are registered there and set by the test modules themselves (``pytestmark``).
 
 The ``engine`` fixture runs a test once per search engine (``python``, ``native``);
 the native run is skipped with ``native_engine.problem()`` as the reason where the
@@ -18,7 +18,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from engines import ENGINE_NAMES, skip_unless_runs
+from helpers import session_cache
+from helpers.engines import ENGINE_NAMES, skip_unless_runs
 
 from bots import calibration, calibration_fit, native_engine
 
@@ -45,25 +46,6 @@ def engine_verdict() -> str | None:
     return f"starspiel: {problem}; or set {OPT_OUT} to test the Python engine only"
 
 
-# Engine parity and golden values: what must agree on every supported Python
-# (``-m parity``; .ci/run runs them on 3.12 and 3.13 besides the whole suite on 3.11).
-PARITY_MODULES = frozenset(
-    {
-        "test_search_golden_stats.py",
-        "test_evaluator_values.py",
-        "test_native_engine.py",
-        "test_native_evaluators.py",
-        "test_fair_mcts.py",
-    }
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.path.name in PARITY_MODULES:
-            item.add_marker(pytest.mark.parity)
-
-
 def pytest_sessionstart(session: pytest.Session) -> None:
     verdict = engine_verdict()
     if verdict is not None:
@@ -87,3 +69,9 @@ def no_user_calibrations(tmp_path_factory: pytest.TempPathFactory):
         patch.setattr(calibration, "user_calibration_dir", lambda: empty)
         patch.setattr(calibration_fit, "QUICK_PLAN", TINY_PLAN)
         yield empty
+
+
+@pytest.fixture(autouse=True, scope="session")
+def shared_session_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """helpers.session_cache keeps its results in this session's temporary folder."""
+    session_cache.configure(tmp_path_factory.getbasetemp())

@@ -16,6 +16,8 @@ from experiments.common.game_loader import load_game
 from experiments.common.runner import RunnerOptions
 from games.position_sampler import positions_from_games, state_from_history
 
+pytestmark = pytest.mark.slow  # end-to-end benchmark runs: the whole suite, not the fast tier
+
 SETTINGS = {
     "sections": ["time_to_depth", "equal_time"],
     "depths": {"dice(n=4,k=3)": 3, "pig(winscore=20)": 3},

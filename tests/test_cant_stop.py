@@ -14,8 +14,8 @@ import random
 import numpy as np
 import pyspiel
 import pytest
+from helpers.playouts import random_action
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
-from playouts import random_action
 
 import bots
 import games

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
-from exactness import deepen, deepening_differences
+from helpers.exactness import deepen, deepening_differences
+from helpers.playouts import random_action, replay
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
-from playouts import random_action, replay
 
 import bots
 from bots import native_engine

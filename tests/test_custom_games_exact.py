@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
-from exactness import OPTION_SETS, positions_problems
-from plain_expectiminimax import sample_positions
+from helpers.exactness import OPTION_SETS, positions_problems
+from helpers.plain_expectiminimax import sample_positions
 
 import games  # noqa: F401  registers the custom games
 from bots.evaluators import default_evaluator

@@ -14,19 +14,14 @@ import random
 
 import pyspiel
 import pytest
-from plain_expectiminimax import (
+from helpers.plain_expectiminimax import (
     CountingEvaluator,
     HashEvaluator,
     plain_expectiminimax,
     sample_positions,
 )
-from random_tree_game import (
-    RandomTree,
-    RandomTreeGame,
-    StateOnlyTreeEvaluator,
-    TreeEvaluator,
-    random_tree,
-)
+from helpers.random_tree import RandomTree, random_tree
+from helpers.random_tree_game import RandomTreeGame, StateOnlyTreeEvaluator, TreeEvaluator
 
 import bots
 from bots.probcut_models import ProbCutModel, ProbCutSettings

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
-from evaluator_golden import GOLDEN, golden_states
+from helpers.evaluator_golden import GOLDEN, golden_states
 
 import games  # noqa: F401 - registers the custom games
 from bots.evaluators import make_evaluator
+
+pytestmark = pytest.mark.parity  # engine parity and golden values: every supported Python
 
 # Rollouts over long games are too slow to record; their golden entries omit them.
 NO_ROLLOUT = ("backgammon", "2048", "yacht", "maedn", "banqi")

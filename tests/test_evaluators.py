@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 import pyspiel
 import pytest
-from playouts import random_action
+from helpers.playouts import random_action
 
 from bots import evaluators as ev
 from bots.evaluators.yacht import _YACHT_EXPECTED as YACHT_EXPECTED

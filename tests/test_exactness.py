@@ -10,25 +10,18 @@ and the iterative-deepening bot's record.
 
 from __future__ import annotations
 
-import functools
 import random
 from typing import Any
 
 import pyspiel
 import pytest
-from exactness import OPTION_SETS, TOL, plain_problems, tag, with_options
+from helpers.exactness import LAST_SEARCH_KEYS, OPTION_SETS, TOL, plain_problems, tag, with_options
+from helpers.plain_expectiminimax import HashEvaluator, plain_expectiminimax, sample_positions
+from helpers.random_tree import RandomTree, minimize_tree, random_tree, reorder
+from helpers.random_tree_game import RandomTreeGame, StateOnlyTreeEvaluator, TreeEvaluator
+from helpers.session_cache import session_cached
+from helpers.soak import SEED, examples
 from open_spiel.python.algorithms import minimax
-from plain_expectiminimax import HashEvaluator, plain_expectiminimax, sample_positions
-from random_tree_game import (
-    RandomTree,
-    RandomTreeGame,
-    StateOnlyTreeEvaluator,
-    TreeEvaluator,
-    minimize_tree,
-    random_tree,
-    reorder,
-)
-from soak import SEED, examples
 
 import bots
 import games  # noqa: F401  (registers dice and chance_tic_tac_toe)
@@ -39,23 +32,6 @@ STAR1, EXPECTIMINIMAX, STAR2 = (
     tag({"algorithm": a, "tt_size": 0}) for a in ("star1", "expectiminimax", "star2")
 )
 
-LAST_SEARCH_KEYS = (
-    "value",
-    "action",
-    "depth",
-    "time",
-    "nodes",
-    "leaves",
-    "evaluations",
-    "probe_nodes",
-    "tt_hits",
-    "cutoffs_alpha_beta",
-    "cutoffs_star1",
-    "cutoffs_star2_probe",
-    "cutoffs_probcut",
-    "probcut_nodes",
-    "completed",
-)
 
 MAX_MOVES = {"pig": 40, "einstein_wurfelt_nicht": 16, "2048": 60, "backgammon": 30}
 
@@ -186,9 +162,10 @@ REAL_CASES = (
 )
 
 
-@functools.cache
-def run_real_case(name: str, depth: int, count: int, evaluator_kind: str, engine: str = "python"):
-    """(problems, per-position node counts); cached so two tests share the work."""
+@session_cached
+def run_real_case(name: str, depth: int, count: int, evaluator_kind: str, engine: str):
+    """(problems, per-position node counts); cached for the session, so the exactness and
+    the node-count tests share the work whichever workers run them."""
     game = pyspiel.load_game(name)
     evaluator = make_evaluator(evaluator_kind, game)
     problems, counts = [], []
@@ -214,8 +191,9 @@ def test_exact_algorithms_match_plain_on_real_games(name, depth, count, evaluato
 TREE_CASES = [(players, fast) for players in (2, 1) for fast in (True, False)]
 
 
-@functools.cache
-def run_tree_case(players: int, fast: bool, seeds: int = 24, engine: str = "python"):
+@session_cached
+def run_tree_case(players: int, fast: bool, engine: str, seeds: int = 24):
+    """(problems, node counts) on seeded random trees; cached as ``run_real_case`` is."""
     problems, counts = [], []
     for seed in range(seeds):
         layered = seed % 4 >= 2  # dice-game-like shapes, where the pruning happens
@@ -268,7 +246,7 @@ def _minimized(
 
 @pytest.mark.parametrize("players,fast", TREE_CASES)
 def test_exact_algorithms_match_plain_on_random_tree_game(players, fast, engine):
-    problems, _ = run_tree_case(players, fast, engine=engine)
+    problems, _ = run_tree_case(players, fast, engine)
     assert not problems, "\n".join(problems)
 
 
@@ -326,9 +304,7 @@ def _star2_totals(counts):
     return star2, plain, exceptions
 
 
-@pytest.mark.parametrize("name,depth,count", REAL_CASES)
-def test_node_counts_on_real_games(name, depth, count):
-    _, counts = run_real_case(name, depth, count, "hash")
+def _check_node_counts(counts) -> None:
     bad = _node_order_violations(counts)
     assert not bad, "\n".join(bad)
     star2, plain, exceptions = _star2_totals(counts)
@@ -338,15 +314,14 @@ def test_node_counts_on_real_games(name, depth, count):
         print(f"star2 > plain on {len(exceptions)} position(s):\n" + "\n".join(exceptions))
 
 
+@pytest.mark.parametrize("name,depth,count", REAL_CASES)
+def test_node_counts_on_real_games(name, depth, count):
+    _check_node_counts(run_real_case(name, depth, count, "hash", "python")[1])
+
+
 @pytest.mark.parametrize("players,fast", TREE_CASES)
 def test_node_counts_on_random_tree_game(players, fast):
-    _, counts = run_tree_case(players, fast)
-    bad = _node_order_violations(counts)
-    assert not bad, "\n".join(bad)
-    star2, plain, exceptions = _star2_totals(counts)
-    assert star2 <= plain, "\n".join(exceptions)
-    if exceptions:
-        print(f"star2 > plain on {len(exceptions)} position(s):\n" + "\n".join(exceptions))
+    _check_node_counts(run_tree_case(players, fast, "python")[1])  # the cache: same arguments
 
 
 # --------------------------------------------------------- the bot's record
@@ -418,18 +393,22 @@ BOT_GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,depth,max_moves", BOT_GAMES)
 def test_bots_from_make_bot_equal_plain_over_several_moves(name, depth, max_moves, engine):
     """One bot per seat (one table) stepped over several positions, as a game steps it."""
     game = pyspiel.load_game(name)
     evaluator = default_evaluator(game)
+    seats = []  # per seat: its seed, positions and plain's results, shared by the algorithms
+    for player in range(game.num_players()):
+        seed = SEED + 17 + player
+        positions = sample_positions(game, examples(3), seed, max_moves, player=player)
+        plains = [plain_expectiminimax(state, depth, evaluator, player) for state in positions]
+        seats.append((seed, positions, plains))
     for algorithm in ("expectiminimax", "star1", "star2"):
-        for player in range(game.num_players()):
+        for player, (seed, positions, plains) in enumerate(seats):
             bot = bots.make_bot(f"{algorithm}(max_depth={depth})", game, player, engine=engine)
-            seed = SEED + 17 + player
-            positions = sample_positions(game, examples(3), seed, max_moves, player=player)
-            for i, state in enumerate(positions):
-                plain = plain_expectiminimax(state, depth, evaluator, player)
+            for i, (state, plain) in enumerate(zip(positions, plains)):
                 action = bot.step(state)
                 assert bot.last_search["engine"] == engine
                 where = (

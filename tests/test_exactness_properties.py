@@ -12,21 +12,15 @@ minimized greedily (minimize_tree); the message carries both as
 from __future__ import annotations
 
 import pytest
-from engines import ENGINES
-from exactness import OPTION_SETS, TOL, tree_case_problems
+from helpers.engines import ENGINES
+from helpers.exactness import OPTION_SETS, TOL, tree_case_problems
+from helpers.plain_expectiminimax import plain_expectiminimax
+from helpers.random_tree import RandomTree, minimize_tree
+from helpers.random_tree_game import RandomTreeGame, TreeEvaluator, TreePosition
+from helpers.soak import PROFILE, examples
+from helpers.tree_strategies import search_cases, tree_strategy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from plain_expectiminimax import plain_expectiminimax
-from random_tree_game import (
-    RandomTree,
-    RandomTreeGame,
-    TreeEvaluator,
-    TreePosition,
-    minimize_tree,
-    search_cases,
-    tree_strategy,
-)
-from soak import PROFILE, examples
 
 import bots
 
@@ -79,13 +73,15 @@ def _check_all_configs(case, engine: str) -> None:
     raise AssertionError(message)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=examples(200), **PROFILE)
+@settings(max_examples=examples(150), **PROFILE)
 @given(search_cases())
 def test_exact_algorithms_equal_plain_on_random_trees(engine, case):
     _check_all_configs(case, engine)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(100), **PROFILE)
 @given(search_cases(eval_bounds="mixed"))
@@ -139,14 +135,16 @@ def _check_bot(case, engine: str, deepening: bool) -> None:
             assert action in plain.best_actions()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=examples(150), **PROFILE)
+@settings(max_examples=examples(100), **PROFILE)
 @given(bot_cases())
 def test_persistent_table_keeps_bot_exact(engine, case):
     """One bot (one table) stepped twice on each of several states stays exact."""
     _check_bot(case, engine, deepening=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(100), **PROFILE)
 @given(bot_cases())

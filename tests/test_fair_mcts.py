@@ -6,15 +6,17 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from games_in_scope import GAMES_IN_SCOPE
+from helpers.games_in_scope import GAMES_IN_SCOPE
+from helpers.playouts import numpy_random_action
 from open_spiel.python.algorithms import mcts as os_mcts
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
-from playouts import numpy_random_action
 
 import bots
 import games
 from bots import mcts, native_engine
 from bots.evaluators.registry import default_evaluator
+
+pytestmark = pytest.mark.parity  # engine parity and golden values: every supported Python
 
 # Every game in scope with terminal rewards (OpenSpiel's MCTS refuses 2048's intermediate ones).
 GAMES = [g for g in GAMES_IN_SCOPE if not g.startswith("2048")] + ["ballard_tree(n=3,plies=4)"]

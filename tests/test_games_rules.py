@@ -15,6 +15,7 @@ import random
 
 import pyspiel
 import pytest
+from helpers.games_in_scope import BAD_PARAMETERS
 
 import games
 from games.ballard_tree import BallardPosition, ballard_rules, chance_arcs, leaf_bounds
@@ -485,17 +486,7 @@ def test_ballard_best_order_reproduces_table1_star1(n, expected, impl):
 # ------------------------------------------------------- bad parameters ----
 
 
-@pytest.mark.parametrize(
-    "spec,words",
-    [
-        ("dice(n=1)", ["n=1", ">= 2"]),
-        ("dice(n=5,k=6)", ["k=6", "[1, 5]"]),
-        ("dice(n=4,k=0)", ["k=0", "[1, 4]"]),
-        ("ballard_tree(order=worst)", ["order='worst'", "best", "random"]),
-        ("ballard_tree(plies=0)", ["plies=0", ">= 1"]),
-        ("ballard_tree(n=1)", ["n=1", ">= 2"]),
-    ],
-)
+@pytest.mark.parametrize("spec,words", BAD_PARAMETERS)
 @pytest.mark.parametrize("impl", IMPLS)
 def test_bad_parameters_raise_clear_value_errors(spec, words, impl):
     with pytest.raises(ValueError) as info:

@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pyspiel
 import pytest
-from playouts import random_action
+from helpers.playouts import random_action
 
 import games
 from bots.evaluators import EVALUATORS

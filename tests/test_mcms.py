@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
+from helpers.plain_expectiminimax import HashEvaluator, sample_positions
 from open_spiel.python.algorithms import evaluate_bots as python_evaluate_bots
-from plain_expectiminimax import HashEvaluator, sample_positions
 
 import bots
 import games  # noqa: F401  registers the custom games
@@ -260,6 +260,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_name", GAMES)
 def test_mcms_plays_legal_games_through_both_evaluate_bots(game_name, engine):
     """Both runners reject an illegal move; a finished game is the proof of legality."""

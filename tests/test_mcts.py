@@ -90,6 +90,7 @@ def test_mcts_plays_python_games_through_both_evaluate_bots(game_string):
         assert game.min_utility() <= returns[0] <= game.max_utility()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_string", CUSTOM_GAMES)
 def test_mcts_plays_custom_games_in_the_tournament(game_string, tmp_path):
     out = tmp_path / "run"

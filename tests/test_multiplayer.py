@@ -15,19 +15,19 @@ import random
 import numpy as np
 import pyspiel
 import pytest
-from engines import ENGINES
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from nplayer_tree_game import (
+from helpers.engines import ENGINES
+from helpers.nplayer_tree_game import (
     HashVectorEvaluator,
     VectorTree,
     VectorTreeState,
     random_vector_tree,
     tree_game,
 )
-from plain_expectiminimax import sample_positions
-from plain_multiplayer import plain_maxn, plain_paranoid
-from soak import PROFILE, examples
+from helpers.plain_expectiminimax import sample_positions
+from helpers.plain_multiplayer import plain_maxn, plain_paranoid
+from helpers.soak import PROFILE, examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bots
 from bots.mcms import MaxnMCMSSearcher
@@ -172,7 +172,7 @@ def test_engines_agree_on_trees_node_for_node(seed):
 
 
 def _skip_without_native() -> None:
-    from engines import skip_unless_runs
+    from helpers.engines import skip_unless_runs
 
     skip_unless_runs("native")
 

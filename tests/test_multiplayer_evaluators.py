@@ -4,7 +4,7 @@ max^n's shallow pruning needs every leaf vector within the declared bounds and s
 the game's utility sum (0 here); the native engine needs each twin to return the Python
 value bit for bit. Both are checked on states of seeded random playouts (decision and
 chance nodes, terminal states) at 3, 4 and more players; the two-player values are pinned
-by tests/evaluator_golden_values.json.
+by tests/data/evaluator_golden_values.json.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 import pyspiel
 import pytest
-from playouts import pig_states, playout_states, random_action
+from helpers.playouts import pig_states, playout_states, random_action
 
 import bots
 from bots import native_engine

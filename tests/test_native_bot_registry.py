@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
+from helpers.playouts import numpy_random_action
 from open_spiel.python.algorithms import evaluate_bots as python_evaluate_bots
-from playouts import numpy_random_action
 
 import bots
 from bots import factory, native_engine

@@ -16,10 +16,11 @@ from typing import Any
 
 import pyspiel
 import pytest
-from engines import native_problem, position_keyed
-from exactness import deepen, deepening_differences
-from playouts import random_action
-from random_tree_game import RandomTreeGame, StateOnlyTreeEvaluator, random_tree
+from helpers.engines import native_problem, position_keyed
+from helpers.exactness import deepen, deepening_differences
+from helpers.playouts import random_action
+from helpers.random_tree import random_tree
+from helpers.random_tree_game import RandomTreeGame, StateOnlyTreeEvaluator
 
 import bots
 import games  # noqa: F401  (registers dice)
@@ -30,9 +31,10 @@ from bots.native_searcher import NativeSearcher, make_searcher
 from bots.search import LeafValueOutOfBounds, search
 from experiments.benchmark.depth import task_position
 
-pytestmark = pytest.mark.skipif(
-    native_problem() is not None, reason=f"engine=native: {native_problem()}"
-)
+pytestmark = [
+    pytest.mark.parity,  # engine parity: run on every supported Python (.ci/run)
+    pytest.mark.skipif(native_problem() is not None, reason=f"engine=native: {native_problem()}"),
+]
 
 # game, deepest iteration, positions (experiments.benchmark.depth.task_position, seed 0)
 GAMES = [

@@ -3,15 +3,15 @@
 Every published node count depends on the leaf values, so the comparison is
 `==`, never approx: on states sampled along seeded random playouts (decision
 and chance nodes, terminal states, every player), under default and non-default
-game parameters, and on the golden values of tests/evaluator_golden_values.json.
+game parameters, and on the golden values of tests/data/evaluator_golden_values.json.
 """
 
 from __future__ import annotations
 
 import pyspiel
 import pytest
-from evaluator_golden import GOLDEN, golden_states
-from playouts import pig_states, playout_states
+from helpers.evaluator_golden import GOLDEN, golden_states
+from helpers.playouts import pig_states, playout_states
 
 import games  # noqa: F401 - registers the custom games of the golden file
 from bots import native_engine
@@ -26,6 +26,8 @@ from bots.evaluators import (
     PigEvaluator,
     YachtEvaluator,
 )
+
+pytestmark = pytest.mark.parity  # engine parity and golden values: every supported Python
 
 native = native_engine.native()
 if native is None:

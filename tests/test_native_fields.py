@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pyspiel
 import pytest
-from exactness import deepen, deepening_differences
-from games_in_scope import GAMES_IN_SCOPE
-from playouts import random_action
+from helpers.exactness import deepen, deepening_differences
+from helpers.games_in_scope import GAMES_IN_SCOPE
+from helpers.playouts import random_action
 
 import games  # noqa: F401  (registers the custom games)
 from bots import native_engine
@@ -134,7 +134,7 @@ def _states(game: pyspiel.Game, seed: int, walks: int) -> Iterator[pyspiel.State
         ("pig(players=3,winscore=20)", 4, 1),
         ("catch", 4, 1),
         ("catch(rows=5,columns=3)", 4, 1),
-        ("einstein_wurfelt_nicht", 6, 1),
+        ("einstein_wurfelt_nicht", 3, 1),
         ("2048(max_tile=64)", 2, 1),
         ("backgammon", 1, 3),
         ("backgammon(hyper_backgammon=true)", 2, 2),

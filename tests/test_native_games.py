@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pyspiel
 import pytest
-from playouts import random_action, replay
+from helpers.games_in_scope import BAD_PARAMETERS
+from helpers.playouts import random_action, replay
 
 import games
 from bots import native_engine
@@ -244,19 +245,7 @@ def test_random_trees_match_the_python_twin_at_every_node(n, plies, final, seed)
     assert nodes == sum(n**level for level in range(2 * plies - 1 + final))
 
 
-@pytest.mark.parametrize(
-    "spec, words",
-    [
-        ("dice(n=1)", ["n=1", ">= 2"]),
-        ("dice(n=5,k=6)", ["k=6", "[1, 5]"]),
-        ("dice(n=4,k=0)", ["k=0", "[1, 4]"]),
-        ("ballard_tree(order=worst)", ["order='worst'", "best", "random"]),
-        ("ballard_tree(plies=0)", ["plies=0", ">= 1"]),
-        ("ballard_tree(n=1)", ["n=1", ">= 2"]),
-        ("cant_stop(players=5)", ["players=5", "[2, 4]"]),
-        ("cant_stop(horizon=0)", ["horizon=0", "[1, 10000]", "turns before a draw"]),
-    ],
-)
+@pytest.mark.parametrize("spec,words", BAD_PARAMETERS)
 def test_native_parameter_errors_are_the_python_ones(spec, words):
     name = spec.split("(")[0]
     _native_game(name, {})

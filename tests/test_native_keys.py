@@ -12,7 +12,7 @@ import random
 
 import pyspiel
 import pytest
-from playouts import random_action
+from helpers.playouts import random_action
 
 import games  # noqa: F401  (registers the custom games)
 from bots import native_engine

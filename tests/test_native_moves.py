@@ -11,7 +11,7 @@ import random
 
 import pyspiel
 import pytest
-from playouts import random_action
+from helpers.playouts import random_action
 
 from bots import native_engine
 

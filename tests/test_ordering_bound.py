@@ -7,7 +7,7 @@ import os
 
 import pyspiel
 import pytest
-from plain_expectiminimax import plain_expectiminimax, sample_positions
+from helpers.plain_expectiminimax import plain_expectiminimax, sample_positions
 
 import bots
 import games  # noqa: F401  (registers dice)

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
-from engines import ENGINES
-from exactness import OPTION_SETS, ORDERINGS, positions_problems, tree_case_problems
+from helpers.engines import ENGINES
+from helpers.exactness import OPTION_SETS, ORDERINGS, real_game_problems, tree_case_problems
+from helpers.plain_expectiminimax import sample_positions
+from helpers.soak import PROFILE, examples
+from helpers.tree_strategies import search_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from plain_expectiminimax import sample_positions
-from random_tree_game import search_cases
-from soak import PROFILE, examples
 
 import bots
 import games  # noqa: F401  (registers dice)
-from bots.evaluators import make_evaluator
 from bots.native_searcher import make_searcher
 
 
@@ -36,6 +35,7 @@ def _deepening(game, state, algorithm, max_depth, engine="python", **options):
     return searcher
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(80), **PROFILE)
 @given(search_cases(), st.sampled_from(list(ORDERINGS)))
@@ -58,21 +58,22 @@ def test_ordering_options_equal_plain_on_random_trees(engine, case, ordering):
 def test_ordering_options_equal_plain_in_real_games(
     name, depth, count, max_moves, ordering, engine
 ):
-    game = pyspiel.load_game(name)
-    states = sample_positions(game, count, seed=31, max_moves=max_moves)
-    problems = positions_problems(
-        game,
-        [state for state in states if state.current_player() >= 0],
-        (depth,),
-        OPTION_SETS[f"ordering_games_{ordering}"],
+    sets = OPTION_SETS[f"ordering_games_{ordering}"]
+    problems = real_game_problems(
+        name,
+        depth,
+        count,
+        max_moves,
+        sets,
+        seed=31,
         engine=engine,
-        evaluator=make_evaluator(None, game),
-        pass_evaluator=False,
+        decisions_only=True,
         deepening=True,
     )
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name, depth, positions, option, default, other",
     [

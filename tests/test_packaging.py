@@ -17,7 +17,8 @@ import textwrap
 from pathlib import Path
 
 import pyspiel
-from engines import skip_unless_runs
+import pytest
+from helpers.engines import skip_unless_runs
 
 from bots import calibration, native_engine
 from bots.calibration import user_calibration_dir as real_user_calibration_dir
@@ -49,9 +50,8 @@ def _copy_tree(tmp_path: Path) -> Path:
     ignore = shutil.ignore_patterns("__pycache__")
     for folder in ("bots", "games"):
         shutil.copytree(ROOT / folder, copy / folder, ignore=ignore)
-    (copy / "tests").mkdir()
-    for name in ("conftest.py", "engines.py"):
-        shutil.copy(ROOT / "tests" / name, copy / "tests" / name)
+    shutil.copytree(ROOT / "tests" / "helpers", copy / "tests" / "helpers", ignore=ignore)
+    shutil.copy(ROOT / "tests" / "conftest.py", copy / "tests" / "conftest.py")
     shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
     (copy / "tests" / "test_one.py").write_text("def test_one():\n    assert True\n")
     return copy
@@ -68,6 +68,7 @@ def _pytest(tree: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]
     )
 
 
+@pytest.mark.slow
 def test_a_stale_engine_stops_the_test_session_and_the_opt_out_runs_it(tmp_path):
     skip_unless_runs("native")
     tree = _copy_tree(tmp_path)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
-from node_budget import NodeBudgetSearcher
-from plain_expectiminimax import plain_expectiminimax
+from helpers.node_budget import NodeBudgetSearcher
+from helpers.plain_expectiminimax import plain_expectiminimax
 
 import bots
 import games  # noqa: F401  registers the custom games

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pyspiel
 import pytest
-from playouts import random_action
+from helpers.playouts import random_action
 
 import games  # noqa: F401  (registers dice)
 from bots import make_bot

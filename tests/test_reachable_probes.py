@@ -11,20 +11,20 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
-from engines import ENGINES
-from exactness import OPTION_SETS, positions_problems, tree_case_problems
+from helpers.engines import ENGINES
+from helpers.exactness import OPTION_SETS, real_game_problems, tree_case_problems
+from helpers.plain_expectiminimax import sample_positions
+from helpers.soak import PROFILE, examples
+from helpers.tree_strategies import search_cases
 from hypothesis import given, settings
-from plain_expectiminimax import sample_positions
-from random_tree_game import search_cases
-from soak import PROFILE, examples
 
 import bots
 import games  # noqa: F401  (registers dice)
 from bots.calibration import probcut_settings
-from bots.evaluators import make_evaluator
 from bots.search import search
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())
@@ -46,16 +46,8 @@ def test_reachable_probes_equal_plain_on_random_trees(engine, case):
     ],
 )
 def test_reachable_probes_equal_plain_in_real_games(name, depth, count, max_moves, engine):
-    game = pyspiel.load_game(name)
-    problems = positions_problems(
-        game,
-        sample_positions(game, count, seed=23, max_moves=max_moves),
-        (depth,),
-        OPTION_SETS["reachable_games"],
-        engine=engine,
-        evaluator=make_evaluator(None, game),
-        pass_evaluator=False,
-    )
+    sets = OPTION_SETS["reachable_games"]
+    problems = real_game_problems(name, depth, count, max_moves, sets, seed=23, engine=engine)
     assert not problems, "\n".join(problems)
 
 

@@ -12,11 +12,13 @@ import sys
 import time
 
 import pytest
-import runner_tasks
-from run_folders import kill_when_written
+from helpers import runner_tasks
+from helpers.run_folders import kill_when_written
 
 from experiments.common import results, runner
 from experiments.common.runner import RunnerOptions, Task
+
+pytestmark = pytest.mark.slow  # worker processes, Ray, signals: the whole suite, not the fast tier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -133,7 +135,13 @@ def test_run_missing_runs_only_what_the_folder_lacks(tmp_path):
 
 def test_a_run_killed_with_sigkill_resumes_running_only_what_is_missing(tmp_path):
     out = tmp_path / "run"
-    command = [sys.executable, os.path.join(ROOT, "tests", "runner_tasks.py"), str(out), "40", "2"]
+    command = [
+        sys.executable,
+        os.path.join(ROOT, "tests", "helpers", "runner_tasks.py"),
+        str(out),
+        "40",
+        "2",
+    ]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests")]))
     path = out / "records.jsonl"
     kill_when_written(command, path, 5, 60, env=env)
@@ -163,7 +171,7 @@ def test_rerun_errors_replaces_error_records_and_keeps_the_rest(tmp_path):
 
 UNGUARDED_SCRIPT = """
 import sys
-import runner_tasks
+from helpers import runner_tasks
 from experiments.common import results, runner
 from experiments.common.runner import RunnerOptions, Task
 

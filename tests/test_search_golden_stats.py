@@ -20,12 +20,14 @@ import sys
 from typing import Any
 
 import pytest
-from exactness import deepen, deepening_differences
+from helpers.exactness import deepen, deepening_differences
 
 import games  # noqa: F401  (registers dice)
 from experiments.benchmark.depth import task_position
 
-GOLDEN_PATH = pathlib.Path(__file__).parent / "search_golden_stats.json"
+pytestmark = pytest.mark.parity  # engine parity and golden values: every supported Python
+
+GOLDEN_PATH = pathlib.Path(__file__).parent / "data" / "search_golden_stats.json"
 
 # (game, bot spec, deepest iteration); three seeded positions each.
 CASES = [

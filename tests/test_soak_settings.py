@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-import soak
+from helpers import soak
 
 
 def test_unset_means_the_fixed_ci_examples():

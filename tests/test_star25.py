@@ -12,20 +12,16 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
-from engines import ENGINES
-from exactness import OPTION_SETS, TOL, positions_problems, tree_case_problems
+from helpers.engines import ENGINES
+from helpers.exactness import OPTION_SETS, TOL, real_game_problems, tree_case_problems
+from helpers.plain_expectiminimax import plain_expectiminimax, sample_positions
+from helpers.random_tree import RandomTree
+from helpers.random_tree_game import RandomTreeGame, TreeEvaluator
+from helpers.soak import PROFILE, examples
+from helpers.tree_strategies import search_cases
 from hypothesis import given, settings
-from plain_expectiminimax import plain_expectiminimax, sample_positions
-from random_tree_game import (
-    RandomTree,
-    RandomTreeGame,
-    TreeEvaluator,
-    search_cases,
-)
-from soak import PROFILE, examples
 
 import games  # noqa: F401  (registers dice)
-from bots.evaluators import make_evaluator
 from bots.native_searcher import make_searcher
 from bots.search import search
 
@@ -118,6 +114,7 @@ def test_probing_factor_one_is_star2_and_zero_is_star1_node_for_node(engine):
             assert (k1.value, k1.action, k1.stats) == (star2.value, star2.action, star2.stats)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=examples(120), **PROFILE)
 @given(search_cases())
@@ -142,16 +139,8 @@ REAL_GAMES = [
 
 @pytest.mark.parametrize("name, depth, count, max_moves", REAL_GAMES)
 def test_star25_equals_plain_in_real_games(name, depth, count, max_moves, engine):
-    game = pyspiel.load_game(name)
-    problems = positions_problems(
-        game,
-        sample_positions(game, count, seed=17, max_moves=max_moves),
-        (depth,),
-        OPTION_SETS["star25_games"],
-        engine=engine,
-        evaluator=make_evaluator(None, game),
-        pass_evaluator=False,
-    )
+    sets = OPTION_SETS["star25_games"]
+    problems = real_game_problems(name, depth, count, max_moves, sets, seed=17, engine=engine)
     assert not problems, "\n".join(problems)
 
 

@@ -20,6 +20,8 @@ from experiments.strength.study import (
 )
 from experiments.tournament import RECORDS_FILE
 
+pytestmark = pytest.mark.slow  # end-to-end strength studies: the whole suite, not the fast tier
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -11,7 +11,7 @@ import random
 import tracemalloc
 
 import pyspiel
-from playouts import random_action
+from helpers.playouts import random_action
 
 from bots.search import StarSearcher
 from bots.transposition import TranspositionTable

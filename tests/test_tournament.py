@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pyspiel
 import pytest
-from run_folders import chance_outcomes, records, without_timing
+from helpers.run_folders import chance_outcomes, records, without_timing
 
 from bots import native_engine
 from bots.deepening_bot import SearchBot
@@ -21,6 +21,8 @@ from experiments.tournament import play as tournament_play
 from experiments.tournament import stats
 from experiments.tournament.play import ChanceStream, outcome_for, play_game
 from experiments.tournament.schedule import build_tasks
+
+pytestmark = pytest.mark.slow  # end-to-end tournaments: the whole suite, not the fast tier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAME = "pig(winscore=20)"

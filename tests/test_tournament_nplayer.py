@@ -11,7 +11,7 @@ import sys
 
 import pyspiel
 import pytest
-from run_folders import chance_outcomes, kill_when_written, records, without_timing
+from helpers.run_folders import chance_outcomes, kill_when_written, records, without_timing
 
 from experiments import tournament
 from experiments.common.errors import ExperimentError
@@ -20,6 +20,8 @@ from experiments.tournament import play as tournament_play
 from experiments.tournament import presets, sizing, stats
 from experiments.tournament.play import play_game
 from experiments.tournament.schedule import build_tasks, derive_seed, matches
+
+pytestmark = pytest.mark.slow  # end-to-end N-player tournaments: the whole suite, not the fast tier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PIG3 = "pig(players=3,winscore=20)"
@@ -258,8 +260,8 @@ def test_four_players_end_to_end_with_one_worker_and_two(tmp_path):
     }
     assert [p["games"] for p in one.players] == [16] * 5
     assert all(p["seat_games"] == [4, 4, 4, 4] for p in one.players)
-    # All 24 seatings of a deal, with permutations.
-    perm = run(config(PIG4, bots[:4], 24, seating="permutations"), tmp_path / "perm")
+    # All 24 seatings of a deal, with permutations (the schedule's property: random bots).
+    perm = run(config(PIG4, ["random"] * 4, 24, seating="permutations"), tmp_path / "perm")
     assert [p["seat_games"] for p in perm.players] == [[6, 6, 6, 6]] * 4
 
 

@@ -9,7 +9,7 @@ import warnings
 
 import pyspiel
 import pytest
-from playouts import random_game
+from helpers.playouts import random_game
 
 import bots
 from experiments import tournament

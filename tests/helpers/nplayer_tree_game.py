@@ -24,7 +24,9 @@ from typing import Any
 
 import numpy as np
 import pyspiel
-from random_tree_game import RandomTreeState, TreeLiteral, game_type, max_length
+
+from helpers.random_tree import TreeLiteral, max_length
+from helpers.random_tree_game import RandomTreeState, game_type
 
 SHORT_NAME = "python_starspiel_nplayer_tree"
 

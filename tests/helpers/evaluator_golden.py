@@ -8,10 +8,13 @@ import pathlib
 import random
 
 import pyspiel
-from playouts import random_action
+
+from helpers.playouts import random_action
 
 # {game spec: [[evaluator name, [values per state]], ...]}
-GOLDEN = json.loads((pathlib.Path(__file__).parent / "evaluator_golden_values.json").read_text())
+GOLDEN = json.loads(
+    (pathlib.Path(__file__).parents[1] / "data" / "evaluator_golden_values.json").read_text()
+)
 # The states of each game: seeded random playouts, 12 states, seed 2024.
 STATES, SEED = 12, 2024
 

@@ -17,13 +17,14 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import pyspiel
 import pytest
-from plain_expectiminimax import CountingEvaluator, plain_expectiminimax
-from random_tree_game import TreePosition, game_and_evaluator
 
 import bots
 from bots.native_searcher import make_searcher
 from bots.search import search
+from helpers.plain_expectiminimax import CountingEvaluator, plain_expectiminimax, sample_positions
+from helpers.random_tree_game import TreePosition, game_and_evaluator
 
 TOL = 1e-9
 EXACT_ALGORITHMS = ("expectiminimax", "star1", "star2")
@@ -85,6 +86,26 @@ def tag(options: Options) -> str:
     """``star2(tt_size=0,probing_factor=2)``: an option set as a bot spec names it."""
     rest = ",".join(f"{k}={v}" for k, v in options.items() if k != "algorithm")
     return f"{options['algorithm']}({rest})"
+
+
+# What a search bot's last_search holds after every step (docs: search statistics).
+LAST_SEARCH_KEYS = (
+    "value",
+    "action",
+    "depth",
+    "time",
+    "nodes",
+    "leaves",
+    "evaluations",
+    "probe_nodes",
+    "tt_hits",
+    "cutoffs_alpha_beta",
+    "cutoffs_star1",
+    "cutoffs_star2_probe",
+    "cutoffs_probcut",
+    "probcut_nodes",
+    "completed",
+)
 
 
 @dataclasses.dataclass
@@ -190,6 +211,39 @@ def positions_problems(
             where = f"{game} history={state.history()}"
             problems += plain_problems(game, state, depth, sets, where=where, **checks).problems
     return problems
+
+
+def real_game_problems(
+    name: str,
+    depth: int,
+    count: int,
+    max_moves: int,
+    sets: Sequence[Options],
+    *,
+    seed: int,
+    engine: str,
+    decisions_only: bool = False,
+    **checks: Any,
+) -> list[str]:
+    """``positions_problems`` on ``count`` seeded positions of the game ``name`` at ``depth``,
+    the search on the bots' own default evaluator (plain on the same one, made here);
+    ``decisions_only`` leaves out chance roots."""
+    from bots.evaluators import make_evaluator  # noqa: PLC0415
+
+    game = pyspiel.load_game(name)
+    states = sample_positions(game, count, seed=seed, max_moves=max_moves)
+    if decisions_only:
+        states = [state for state in states if state.current_player() >= 0]
+    return positions_problems(
+        game,
+        states,
+        (depth,),
+        sets,
+        engine=engine,
+        evaluator=make_evaluator(None, game),
+        pass_evaluator=False,
+        **checks,
+    )
 
 
 def _depths(depth: int, deepening: bool) -> range:
