@@ -160,11 +160,12 @@ class TwinSamplingKeys(Mapping[str, KeyFunction]):
     """
 
     def __getitem__(self, short_name: str) -> KeyFunction:
-        if KEY_FUNCTIONS.get(short_name) is not custom_game_key:
-            raise KeyError(short_name)
         import games  # noqa: PLC0415 - registers the games; only when a key is asked for
 
-        return games.PYTHON_GAMES[short_name].position_class.from_state
+        name = games.plain_name(short_name)
+        if KEY_FUNCTIONS.get(name) is not custom_game_key:
+            raise KeyError(short_name)
+        return games.PYTHON_GAMES[name].position_class.from_state
 
     def __iter__(self) -> Iterator[str]:
         return (name for name, key_fn in KEY_FUNCTIONS.items() if key_fn is custom_game_key)
@@ -178,7 +179,9 @@ SAMPLING_KEY_FUNCTIONS: Mapping[str, KeyFunction] = TwinSamplingKeys()
 
 def default_key_function(game: pyspiel.Game) -> KeyFunction:
     """Transposition key for pyspiel states of ``game`` (positions are their own key)."""
-    return KEY_FUNCTIONS.get(game.get_type().short_name, history_key)
+    from games import plain_name  # noqa: PLC0415 - importing this module registers no game
+
+    return KEY_FUNCTIONS.get(plain_name(game.get_type().short_name), history_key)
 
 
 def root_key_function(

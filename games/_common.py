@@ -166,15 +166,29 @@ def chance_game_type(
 
 
 def register_game(game_type: pyspiel.GameType, game_class: type) -> None:
-    """Registers a Python game with pyspiel unless its C++ twin already is.
-
-    The native engine's static initializers register the C++ twins (games/native/)
-    under the same short names when it loads; OpenSpiel's registry keeps the latest
-    registration of a name, so a twin loaded after this replaces the Python game, and
-    one loaded before is kept here. Either order ends with the twin where it is built.
-    """
+    """Registers a Python game with pyspiel under ``game_type.short_name`` (once)."""
     if game_type.short_name not in pyspiel.registered_names():
         pyspiel.register_game(game_type, game_class)
+
+
+def renamed(game_type: pyspiel.GameType, short_name: str) -> pyspiel.GameType:
+    """``game_type`` under another short name: a Python twin standing in for its C++ game."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=game_type.long_name,
+        dynamics=game_type.dynamics,
+        chance_mode=game_type.chance_mode,
+        information=game_type.information,
+        utility=game_type.utility,
+        reward_model=game_type.reward_model,
+        max_num_players=game_type.max_num_players,
+        min_num_players=game_type.min_num_players,
+        provides_information_state_string=game_type.provides_information_state_string,
+        provides_information_state_tensor=game_type.provides_information_state_tensor,
+        provides_observation_string=game_type.provides_observation_string,
+        provides_observation_tensor=game_type.provides_observation_tensor,
+        parameter_specification=game_type.parameter_specification,
+    )
 
 
 def check_int(name: str, value: Any, lo: int, hi: int | None, game: str, extra: str = "") -> int:

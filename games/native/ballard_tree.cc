@@ -6,9 +6,7 @@
 #include <new>
 #include <stdexcept>
 
-#include "bots/native/evaluator.h"
-#include "bots/native/keys.h"
-#include "bots/native/splitmix.h"
+#include "games/native/splitmix.h"
 #include "games/native/common.h"
 
 namespace starspiel::ballard_tree {
@@ -320,47 +318,4 @@ std::string BallardState::SamplingText() const {
   return "(BallardRules,(" + JoinPath(path_) + ")," + std::to_string(value_) + ")";
 }
 
-namespace {
-
-// The twin of BallardEvaluator: the arc sum so far, exact at leaves.
-class BallardEvaluator : public Evaluator {
- public:
-  double Value(const open_spiel::State& state, int player) override {
-    const auto& s = static_cast<const BallardState&>(state);
-    if (s.IsTerminal()) return s.PlayerReturn(player);
-    const double v = static_cast<double>(s.value());
-    return player == 1 ? -v : v;
-  }
-};
-
-const bool kEvaluatorRegistered =
-    RegisterEvaluator(kShortName, [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
-      if (dynamic_cast<const BallardGame*>(&game) == nullptr) {
-        throw std::invalid_argument(
-            "the native ballard_tree evaluator needs a ballard_tree game, got " +
-            game.GetType().short_name);
-      }
-      return std::make_unique<BallardEvaluator>();
-    });
-
-const bool kKeysRegistered = RegisterKeyScheme(
-    kShortName,
-    KeyScheme{
-        // The string prints the path (which determines the value): the position.
-        [](const open_spiel::State& state) { return state.ToString(); },
-        [](const open_spiel::State& state) {
-          return static_cast<const BallardState&>(state).SamplingText();
-        },
-        // The same partition from the path alone (the value and the node kind follow
-        // from it), without building the string.
-        [](const open_spiel::State& state) {
-          Key key = 0xBA11;
-          for (int arc : static_cast<const BallardState&>(state).path()) {
-            key = ExtendDigest(key, static_cast<std::uint64_t>(arc));
-          }
-          return key;
-        },
-        [](const open_spiel::State& state) { return typeid(state) == typeid(BallardState); }});
-
-}  // namespace
 }  // namespace starspiel::ballard_tree

@@ -1,7 +1,7 @@
 // Ballard's (1983) *-complete n-ary test tree, the C++ twin of
 // games/ballard_tree.py: the same levels, arcs, strings and tensor, and for
 // order=random the same trees from the same seed (a Fisher-Yates shuffle per node
-// by SplitMix64 seeded with the tree's seed and the node's path, bots/native/splitmix.h).
+// by SplitMix64 seeded with the tree's seed and the node's path, games/native/splitmix.h).
 #ifndef STARSPIEL_GAMES_NATIVE_BALLARD_TREE_H_
 #define STARSPIEL_GAMES_NATIVE_BALLARD_TREE_H_
 

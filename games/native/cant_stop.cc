@@ -5,7 +5,6 @@
 #include <map>
 #include <stdexcept>
 
-#include "bots/native/keys.h"
 #include "games/native/common.h"
 
 namespace starspiel::cant_stop {
@@ -387,15 +386,4 @@ std::string CantStopState::SamplingText() const {
   return out;
 }
 
-namespace {
-
-const bool kKeysRegistered =
-    RegisterKeyScheme(kShortName,
-                      KeyScheme{// The string prints every field of the position.
-                                [](const open_spiel::State& state) { return state.ToString(); },
-                                [](const open_spiel::State& state) {
-                                  return static_cast<const CantStopState&>(state).SamplingText();
-                                }});
-
-}  // namespace
 }  // namespace starspiel::cant_stop

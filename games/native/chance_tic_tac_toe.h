@@ -3,6 +3,7 @@
 #ifndef STARSPIEL_GAMES_NATIVE_CHANCE_TIC_TAC_TOE_H_
 #define STARSPIEL_GAMES_NATIVE_CHANCE_TIC_TAC_TOE_H_
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,11 @@ namespace starspiel::chance_tic_tac_toe {
 
 inline constexpr char kShortName[] = "chance_tic_tac_toe";
 inline constexpr int kNoBlock = 9;  // the chance outcome "nothing happens"
+// Rows, columns, diagonals: the Python module's _LINES, in its order (the
+// evaluator sums over them in this order).
+inline constexpr std::array<int, 8> kLines = {
+    0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124,
+};
 
 class ChanceTTTGame : public open_spiel::Game {
  public:

@@ -2,8 +2,8 @@
 // C++ twin of games/_rng.py (its docstrings and docs/guide/random_numbers.md define it).
 // Ballard's random trees and MCMS's draws use it, so both engines build the same
 // trees and draw the same outcomes.
-#ifndef STARSPIEL_BOTS_NATIVE_SPLITMIX_H_
-#define STARSPIEL_BOTS_NATIVE_SPLITMIX_H_
+#ifndef STARSPIEL_GAMES_NATIVE_SPLITMIX_H_
+#define STARSPIEL_GAMES_NATIVE_SPLITMIX_H_
 
 #include <algorithm>
 #include <cmath>
@@ -110,4 +110,4 @@ class SplitMix64 {
 
 }  // namespace starspiel::splitmix
 
-#endif  // STARSPIEL_BOTS_NATIVE_SPLITMIX_H_
+#endif  // STARSPIEL_GAMES_NATIVE_SPLITMIX_H_
