@@ -116,7 +116,11 @@ def test_game_info_and_type_agree(case):
     cpp_type, py_type = cpp.get_type(), py.get_type()
     assert py_type.short_name == games.PYTHON_NAMES[name] == "python_" + cpp_type.short_name
     for attr in dir(py_type):
-        if not attr.startswith("_") and attr[0].islower() and attr not in ("pretty_print", "short_name"):
+        if (
+            not attr.startswith("_")
+            and attr[0].islower()
+            and attr not in ("pretty_print", "short_name")
+        ):
             assert getattr(cpp_type, attr) == getattr(py_type, attr), attr
     # Loading by string and by dict gives the same game; the Python twin's name, the Python game.
     assert str(pyspiel.load_game(str(cpp))) == str(cpp)

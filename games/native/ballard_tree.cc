@@ -6,8 +6,8 @@
 #include <new>
 #include <stdexcept>
 
-#include "games/native/splitmix.h"
 #include "games/native/common.h"
+#include "games/native/splitmix.h"
 
 namespace starspiel::ballard_tree {
 namespace {
@@ -203,7 +203,7 @@ std::unique_ptr<open_spiel::State> BallardGame::NewInitialState() const {
 }
 
 BallardState::BallardState(std::shared_ptr<const open_spiel::Game> game)
-    : State(game), rules_(static_cast<const BallardGame&>(*game).rules()) {}
+    : CustomState(game), rules_(static_cast<const BallardGame&>(*game).rules()) {}
 
 std::vector<Action> BallardState::LegalActions() const {
   std::vector<Action> actions;
@@ -253,8 +253,7 @@ void BallardState::DoApplyAction(Action action) {
 }
 
 void BallardState::UndoAction(Player player, Action action) {
-  history_.pop_back();
-  --move_number_;
+  PopHistory();
   path_.pop_back();
   index_ = steps_.back().index;
   value_ -= steps_.back().arc;
@@ -296,22 +295,12 @@ std::string BallardState::ToString() const {
   return "path=" + JoinPath(path_) + " value=" + std::to_string(value_) + " node=" + kind;
 }
 
-// The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
-// the history.
-std::string BallardState::InformationStateString(Player player) const { return HistoryString(); }
-
-std::string BallardState::ObservationString(Player player) const { return ToString(); }
-
 void BallardState::ObservationTensor(Player player, absl::Span<float> values) const {
   std::fill(values.begin(), values.end(), 0.0f);
   // Pieces: one-hot action per level of the path (depth x n), one-hot depth (depth + 1).
   const int n = rules_->n();
   for (std::size_t j = 0; j < path_.size(); ++j) values[j * n + path_[j]] = 1.0f;
   values[rules_->depth() * n + path_.size()] = 1.0f;
-}
-
-std::unique_ptr<open_spiel::State> BallardState::Clone() const {
-  return std::make_unique<BallardState>(*this);
 }
 
 std::string BallardState::SamplingText() const {

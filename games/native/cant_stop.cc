@@ -153,7 +153,7 @@ std::unique_ptr<open_spiel::State> CantStopGame::NewInitialState() const {
 }
 
 CantStopState::CantStopState(std::shared_ptr<const open_spiel::Game> game)
-    : State(game),
+    : CustomState(game),
       players_(game->NumPlayers()),
       horizon_(static_cast<const CantStopGame&>(*game).horizon()) {}
 
@@ -345,12 +345,6 @@ std::string CantStopState::ToString() const {
   return out;
 }
 
-// The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
-// the history.
-std::string CantStopState::InformationStateString(Player player) const { return HistoryString(); }
-
-std::string CantStopState::ObservationString(Player player) const { return ToString(); }
-
 void CantStopState::ObservationTensor(Player player, absl::Span<float> values) const {
   std::fill(values.begin(), values.end(), 0.0f);
   // Pieces: progress (players x 11), runners (11), mover (players), phase (4), dice (6).
@@ -367,10 +361,6 @@ void CantStopState::ObservationTensor(Player player, absl::Span<float> values) c
   if (phase_ == kToMove) {
     for (int face : Rolls()[roll_]) values[dice_at + face - 1] += 1.0f;
   }
-}
-
-std::unique_ptr<open_spiel::State> CantStopState::Clone() const {
-  return std::make_unique<CantStopState>(*this);
 }
 
 std::string CantStopState::SamplingText() const {

@@ -98,8 +98,7 @@ void ChanceTTTState::DoApplyAction(Action action) {
 }
 
 void ChanceTTTState::UndoAction(Player player, Action action) {
-  history_.pop_back();
-  --move_number_;
+  PopHistory();
   if (player == kChancePlayerId) {
     if (action != kNoBlock) b_ &= ~(1 << action);
     cp_ = kChancePlayerId;
@@ -143,12 +142,6 @@ std::string ChanceTTTState::ToString() const {
   return out;
 }
 
-// The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
-// the history.
-std::string ChanceTTTState::InformationStateString(Player player) const { return HistoryString(); }
-
-std::string ChanceTTTState::ObservationString(Player player) const { return ToString(); }
-
 void ChanceTTTState::ObservationTensor(Player player, absl::Span<float> values) const {
   std::fill(values.begin(), values.end(), 0.0f);
   // Pieces: planes (empty, x, o, blocked) of 3 x 3, player to move next (2), chance (1).
@@ -162,10 +155,6 @@ void ChanceTTTState::ObservationTensor(Player player, absl::Span<float> values) 
     values[36 + nxt_] = 1.0f;
     values[38] = 1.0f;
   }
-}
-
-std::unique_ptr<open_spiel::State> ChanceTTTState::Clone() const {
-  return std::make_unique<ChanceTTTState>(*this);
 }
 
 std::string ChanceTTTState::SamplingText() const {

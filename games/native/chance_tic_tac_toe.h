@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "games/native/common.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel::chance_tic_tac_toe {
@@ -37,10 +38,9 @@ class ChanceTTTGame : public open_spiel::Game {
 };
 
 // A position of the Python ChanceTTTPosition: (x, o, blocked, cp, nxt).
-class ChanceTTTState : public open_spiel::State {
+class ChanceTTTState : public games::CustomState<ChanceTTTState> {
  public:
-  explicit ChanceTTTState(std::shared_ptr<const open_spiel::Game> game) : State(game) {}
-  ChanceTTTState(const ChanceTTTState&) = default;
+  explicit ChanceTTTState(std::shared_ptr<const open_spiel::Game> game) : CustomState(game) {}
 
   open_spiel::Player CurrentPlayer() const override { return cp_; }
   std::vector<open_spiel::Action> LegalActions() const override;
@@ -49,10 +49,7 @@ class ChanceTTTState : public open_spiel::State {
   std::string ToString() const override;
   bool IsTerminal() const override { return cp_ == open_spiel::kTerminalPlayerId; }
   std::vector<double> Returns() const override;
-  std::string InformationStateString(open_spiel::Player player) const override;
-  std::string ObservationString(open_spiel::Player player) const override;
   void ObservationTensor(open_spiel::Player player, absl::Span<float> values) const override;
-  std::unique_ptr<open_spiel::State> Clone() const override;
   void UndoAction(open_spiel::Player player, open_spiel::Action action) override;
 
   int x_stones() const { return x_; }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,30 @@ int CheckInt(const open_spiel::GameParameters& params, const std::string& name, 
 
 // Python's repr() of an ASCII str.
 std::string Repr(const std::string& text);
+
+// The State members every custom game shares, for its concrete class `Derived`: the
+// Python games' info-state observer (IIGObserverForPublicInfoGame) prints the history,
+// their observation string is the state's string, and a clone copies the position.
+template <typename Derived>
+class CustomState : public open_spiel::State {
+ public:
+  using open_spiel::State::State;
+
+  std::string InformationStateString(open_spiel::Player player) const override {
+    return HistoryString();
+  }
+  std::string ObservationString(open_spiel::Player player) const override { return ToString(); }
+  std::unique_ptr<open_spiel::State> Clone() const override {
+    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+  }
+
+ protected:
+  // The bookkeeping every UndoAction starts with (State::UndoAction's).
+  void PopHistory() {
+    history_.pop_back();
+    --move_number_;
+  }
+};
 
 // Cell i of a bit board.
 inline bool Bit(std::uint64_t mask, int i) { return (mask >> i) & 1; }

@@ -104,7 +104,7 @@ std::unique_ptr<open_spiel::State> DiceGame::NewInitialState() const {
 }
 
 DiceState::DiceState(std::shared_ptr<const open_spiel::Game> game)
-    : State(game), rules_(static_cast<const DiceGame&>(*game).rules_ptr()) {}
+    : CustomState(game), rules_(static_cast<const DiceGame&>(*game).rules_ptr()) {}
 
 std::vector<Action> DiceState::LegalActions() const {
   const Rules& r = *rules_;
@@ -157,8 +157,7 @@ void DiceState::DoApplyAction(Action action) {
 }
 
 void DiceState::UndoAction(Player player, Action action) {
-  history_.pop_back();
-  --move_number_;
+  PopHistory();
   if (player == kChancePlayerId) {
     x_ = cp_;  // the roller
     cp_ = kChancePlayerId;
@@ -214,12 +213,6 @@ std::string DiceState::StatusString() const {
 
 std::string DiceState::ToString() const { return BoardString() + "\n" + StatusString(); }
 
-// The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
-// the history.
-std::string DiceState::InformationStateString(Player player) const { return HistoryString(); }
-
-std::string DiceState::ObservationString(Player player) const { return ToString(); }
-
 void DiceState::ObservationTensor(Player player, absl::Span<float> values) const {
   const Rules& r = *rules_;
   std::fill(values.begin(), values.end(), 0.0f);
@@ -235,10 +228,6 @@ void DiceState::ObservationTensor(Player player, absl::Span<float> values) const
   } else if (cp_ == kChancePlayerId) {
     values[player_at + x_] = 1.0f;
   }
-}
-
-std::unique_ptr<open_spiel::State> DiceState::Clone() const {
-  return std::make_unique<DiceState>(*this);
 }
 
 std::string DiceState::SamplingText() const {

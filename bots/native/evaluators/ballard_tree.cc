@@ -8,6 +8,7 @@
 #include <typeinfo>
 
 #include "bots/native/evaluator.h"
+#include "bots/native/evaluators/common.h"
 #include "bots/native/keys.h"
 #include "open_spiel/spiel.h"
 
@@ -25,15 +26,8 @@ class BallardEvaluator : public Evaluator {
   }
 };
 
-const bool kEvaluatorRegistered =
-    RegisterEvaluator(kShortName, [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
-      if (dynamic_cast<const BallardGame*>(&game) == nullptr) {
-        throw std::invalid_argument(
-            "the native ballard_tree evaluator needs a ballard_tree game, got " +
-            game.GetType().short_name);
-      }
-      return std::make_unique<BallardEvaluator>();
-    });
+const bool kEvaluatorRegistered = evaluators::RegisterGameEvaluator<BallardGame>(
+    kShortName, [](const BallardGame&) { return std::make_unique<BallardEvaluator>(); });
 
 const bool kKeysRegistered = RegisterKeyScheme(
     kShortName,

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "bots/native/evaluator.h"
+#include "bots/native/evaluators/common.h"
 #include "bots/native/keys.h"
 #include "open_spiel/spiel.h"
 
@@ -38,15 +39,8 @@ class ChanceTTTEvaluator : public Evaluator {
   }
 };
 
-const bool kEvaluatorRegistered =
-    RegisterEvaluator(kShortName, [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
-      if (dynamic_cast<const ChanceTTTGame*>(&game) == nullptr) {
-        throw std::invalid_argument(
-            "the native chance_tic_tac_toe evaluator needs a chance_tic_tac_toe game, got " +
-            game.GetType().short_name);
-      }
-      return std::make_unique<ChanceTTTEvaluator>();
-    });
+const bool kEvaluatorRegistered = evaluators::RegisterGameEvaluator<ChanceTTTGame>(
+    kShortName, [](const ChanceTTTGame&) { return std::make_unique<ChanceTTTEvaluator>(); });
 
 const bool kKeysRegistered = RegisterKeyScheme(
     kShortName,

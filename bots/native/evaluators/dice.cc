@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bots/native/evaluator.h"
+#include "bots/native/evaluators/common.h"
 #include "bots/native/keys.h"
 #include "open_spiel/spiel.h"
 
@@ -49,15 +50,8 @@ class DiceEvaluator : public Evaluator {
   std::vector<double> weights_;
 };
 
-const bool kEvaluatorRegistered =
-    RegisterEvaluator("dice", [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
-      const auto* dice = dynamic_cast<const DiceGame*>(&game);
-      if (dice == nullptr) {
-        throw std::invalid_argument("the native dice evaluator needs a dice game, got " +
-                                    game.GetType().short_name);
-      }
-      return std::make_unique<DiceEvaluator>(*dice);
-    });
+const bool kEvaluatorRegistered = evaluators::RegisterGameEvaluator<DiceGame>(
+    kShortName, [](const DiceGame& game) { return std::make_unique<DiceEvaluator>(game); });
 
 const bool kKeysRegistered = RegisterKeyScheme(
     kShortName,
