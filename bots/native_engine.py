@@ -42,7 +42,7 @@ def _load() -> tuple[ModuleType | None, str | None]:
         # The engine links against the games' extension: refused for the same reason (one
         # build, one source digest).
         return None, str(native_games.problem()).replace("games._native_games", "the native engine")
-    module, problem = native_games.load_extension("bots._native")
+    module, problem = native_games.load_extension("bots._native", source_digest())
     if problem is not None:
         return None, problem.replace("bots._native", "the native engine", 1)
     return module, None

@@ -172,22 +172,14 @@ def register_game(game_type: pyspiel.GameType, game_class: type) -> None:
 
 
 def renamed(game_type: pyspiel.GameType, short_name: str) -> pyspiel.GameType:
-    """``game_type`` under another short name: a Python twin standing in for its C++ game."""
-    return pyspiel.GameType(
-        short_name=short_name,
-        long_name=game_type.long_name,
-        dynamics=game_type.dynamics,
-        chance_mode=game_type.chance_mode,
-        information=game_type.information,
-        utility=game_type.utility,
-        reward_model=game_type.reward_model,
-        max_num_players=game_type.max_num_players,
-        min_num_players=game_type.min_num_players,
-        provides_information_state_string=game_type.provides_information_state_string,
-        provides_information_state_tensor=game_type.provides_information_state_tensor,
-        provides_observation_string=game_type.provides_observation_string,
-        provides_observation_tensor=game_type.provides_observation_tensor,
-        parameter_specification=game_type.parameter_specification,
+    """A custom game's ``chance_game_type`` under another short name: a Python twin
+    standing in for its C++ game where that is not built."""
+    return chance_game_type(
+        short_name,
+        game_type.long_name,
+        game_type.parameter_specification,
+        min_players=game_type.min_num_players,
+        max_players=game_type.max_num_players,
     )
 
 

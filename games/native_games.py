@@ -65,13 +65,13 @@ def linked_pyspiel(extension: str) -> str | None:
     return None
 
 
-def load_extension(name: str) -> tuple[ModuleType | None, str | None]:
+def load_extension(name: str, digest: str | None) -> tuple[ModuleType | None, str | None]:
     """Imports the extension ``name`` unless it was built for another pyspiel.so, another
-    open_spiel or other sources; returns it, or None and why not."""
+    open_spiel or other sources than those of ``digest`` (None: not installed, a wheel);
+    returns it, or None and why not."""
     spec = importlib.util.find_spec(name)
     if spec is None or spec.origin is None:
         return None, f"{name} is not built; {REBUILD}"
-    digest = source_digest()
     with open(spec.origin, "rb") as handle:
         # setup.py compiles the digest in as a string: a stale build is refused unloaded,
         # since loading runs its static registrations (games, observers, bots).
@@ -104,7 +104,7 @@ def load_extension(name: str) -> tuple[ModuleType | None, str | None]:
 def _checked() -> tuple[ModuleType | None, str | None]:
     if os.environ.get("STARSPIEL_ENGINE") == "python":
         return None, "STARSPIEL_ENGINE=python is set"
-    return load_extension("games._native_games")
+    return load_extension("games._native_games", source_digest())
 
 
 def module() -> ModuleType | None:
