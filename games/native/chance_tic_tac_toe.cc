@@ -112,10 +112,7 @@ void ChanceTTTState::UndoAction(Player player, Action action) {
 }
 
 std::vector<double> ChanceTTTState::Returns() const {
-  if (cp_ != kTerminalPlayerId) return {0.0, 0.0};
-  if (nxt_ == 1) return {1.0, -1.0};
-  if (nxt_ == -1) return {-1.0, 1.0};
-  return {0.0, 0.0};
+  return games::ZeroSumReturns(cp_ == kTerminalPlayerId ? nxt_ : 0);
 }
 
 std::string ChanceTTTState::ActionToString(Player player, Action action) const {

@@ -38,16 +38,14 @@ class ChanceTTTGame : public open_spiel::Game {
 };
 
 // A position of the Python ChanceTTTPosition: (x, o, blocked, cp, nxt).
-class ChanceTTTState : public games::CustomState<ChanceTTTState> {
+class ChanceTTTState : public games::TurnState<ChanceTTTState, 0> {
  public:
-  explicit ChanceTTTState(std::shared_ptr<const open_spiel::Game> game) : CustomState(game) {}
+  explicit ChanceTTTState(std::shared_ptr<const open_spiel::Game> game) : TurnState(game) {}
 
-  open_spiel::Player CurrentPlayer() const override { return cp_; }
   std::vector<open_spiel::Action> LegalActions() const override;
   std::vector<std::pair<open_spiel::Action, double>> ChanceOutcomes() const override;
   std::string ActionToString(open_spiel::Player player, open_spiel::Action action) const override;
   std::string ToString() const override;
-  bool IsTerminal() const override { return cp_ == open_spiel::kTerminalPlayerId; }
   std::vector<double> Returns() const override;
   void ObservationTensor(open_spiel::Player player, absl::Span<float> values) const override;
   void UndoAction(open_spiel::Player player, open_spiel::Action action) override;
@@ -67,7 +65,6 @@ class ChanceTTTState : public games::CustomState<ChanceTTTState> {
   int x_ = 0;
   int o_ = 0;
   int b_ = 0;
-  int cp_ = 0;
   // The player to move after a chance node; player 0's result at a terminal;
   // 0 at decision nodes.
   int nxt_ = 0;

@@ -81,6 +81,28 @@ class CustomState : public open_spiel::State {
   }
 };
 
+// A CustomState whose player to move is a field, cp_ (open_spiel::kTerminalPlayerId at the
+// end), starting at `kFirst`.
+template <typename Derived, int kFirst>
+class TurnState : public CustomState<Derived> {
+ public:
+  using CustomState<Derived>::CustomState;
+
+  open_spiel::Player CurrentPlayer() const override { return cp_; }
+  bool IsTerminal() const override { return cp_ == open_spiel::kTerminalPlayerId; }
+
+ protected:
+  int cp_ = kFirst;
+};
+
+// The returns of a two-player zero-sum game that player 0 ended with `result` (+1 a win,
+// -1 a loss, 0 a draw), as the Python games return them (no -0.0).
+inline std::vector<double> ZeroSumReturns(int result) {
+  if (result == 1) return {1.0, -1.0};
+  if (result == -1) return {-1.0, 1.0};
+  return {0.0, 0.0};
+}
+
 // Cell i of a bit board.
 inline bool Bit(std::uint64_t mask, int i) { return (mask >> i) & 1; }
 

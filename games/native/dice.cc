@@ -104,7 +104,7 @@ std::unique_ptr<open_spiel::State> DiceGame::NewInitialState() const {
 }
 
 DiceState::DiceState(std::shared_ptr<const open_spiel::Game> game)
-    : CustomState(game), rules_(static_cast<const DiceGame&>(*game).rules_ptr()) {}
+    : TurnState(game), rules_(static_cast<const DiceGame&>(*game).rules_ptr()) {}
 
 std::vector<Action> DiceState::LegalActions() const {
   const Rules& r = *rules_;
@@ -171,10 +171,7 @@ void DiceState::UndoAction(Player player, Action action) {
 }
 
 std::vector<double> DiceState::Returns() const {
-  if (cp_ != kTerminalPlayerId) return {0.0, 0.0};
-  if (x_ == 1) return {1.0, -1.0};
-  if (x_ == -1) return {-1.0, 1.0};
-  return {0.0, 0.0};
+  return games::ZeroSumReturns(cp_ == kTerminalPlayerId ? x_ : 0);
 }
 
 std::string DiceState::ActionToString(Player player, Action action) const {

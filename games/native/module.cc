@@ -4,12 +4,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#ifndef STARSPIEL_SOURCE_DIGEST
-#define STARSPIEL_SOURCE_DIGEST "unknown"
-#endif
-#ifndef STARSPIEL_OPEN_SPIEL_VERSION
-#define STARSPIEL_OPEN_SPIEL_VERSION "unknown"
-#endif
+#include "games/native/build_info.h"
 
 namespace {
 
