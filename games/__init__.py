@@ -60,11 +60,18 @@ PYTHON_NAMES: dict[str, str] = {
 _PLAIN_NAMES = {python: plain for plain, python in PYTHON_NAMES.items()}
 
 if native_games.module() is None:
-    # No C++ games here: the plain names fall back to the Python twins.
+    # No C++ games here: the plain names fall back to the Python twins, under the plain
+    # name (str(game) says "dice(...)", as the C++ game's does, so results are named alike).
     for _module in (dice, chance_tic_tac_toe, ballard_tree, cant_stop):
+        _twin = PYTHON_GAMES[_module.SHORT_NAME]
+        _stand_in_type = _common.renamed(_module._GAME_TYPE, _module.SHORT_NAME)
         _common.register_game(
-            _common.renamed(_module._GAME_TYPE, _module.SHORT_NAME),
-            PYTHON_GAMES[_module.SHORT_NAME],
+            _stand_in_type,
+            type(
+                _twin.__name__,
+                (_twin,),
+                {"stand_in_type": _stand_in_type, "__module__": _twin.__module__},
+            ),
         )
 
 

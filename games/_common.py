@@ -293,6 +293,9 @@ class PositionGame(pyspiel.Game):
     state_class: type[PositionState]
     observer_class: Callable[[Any, Any], TensorObserver]
     rules: Rules | None = None
+    # Set on a Python twin standing in for its C++ game under the plain name
+    # (games/__init__.py): the type it is registered and printed as.
+    stand_in_type: pyspiel.GameType | None = None
 
     def __init__(
         self,
@@ -301,7 +304,7 @@ class PositionGame(pyspiel.Game):
         params: Mapping[str, Any],
         max_chance_nodes: int,
     ):
-        super().__init__(game_type, game_info, dict(params))
+        super().__init__(self.stand_in_type or game_type, game_info, dict(params))
         self._max_chance_nodes = max_chance_nodes
 
     def new_initial_state(self) -> PositionState:

@@ -286,11 +286,12 @@ def test_illegal_actions_are_refused_as_in_python():
 
 
 _LOADED_CLASSES = (
-    "import pyspiel\n"
+    "import pyspiel, games\n"
     "names = ['dice', 'ballard_tree', 'chance_tic_tac_toe', 'cant_stop']\n"
     "names += ['python_' + name for name in names]\n"
-    "print(' '.join(type(pyspiel.load_game(name)).__module__ + '.' +"
-    " type(pyspiel.load_game(name)).__name__ for name in names))\n"
+    "loaded = [pyspiel.load_game(name) for name in names]\n"
+    "print(games.native_twins(), ' '.join(f'{type(g).__module__}.{type(g).__name__}:'"
+    " f'{g.get_type().short_name}' for g in loaded))\n"
 )
 
 
@@ -298,7 +299,8 @@ _LOADED_CLASSES = (
 def test_a_name_loads_the_same_class_whatever_was_imported_first(engine):
     """One registered name, one implementation: `import games` alone registers all eight
     names, and importing bots before or after it changes none of them. The plain names are
-    the C++ games where they load, else (STARSPIEL_ENGINE=python here) the Python twins."""
+    the C++ games where they load, else (STARSPIEL_ENGINE=python here) the Python twins,
+    which then print the plain name too."""
     env = {k: v for k, v in os.environ.items() if k != "STARSPIEL_ENGINE"}
     if engine == "python":
         env["STARSPIEL_ENGINE"] = "python"
@@ -311,8 +313,16 @@ def test_a_name_loads_the_same_class_whatever_was_imported_first(engine):
         assert done.returncode == 0, done.stderr
         seen[imports] = done.stdout.split()
     assert len({tuple(classes) for classes in seen.values()}) == 1, seen
-    classes = seen["import games"]
+    native, *loaded = seen["import games"]
+    classes = [entry.split(":")[0] for entry in loaded]
+    names = [entry.split(":")[1] for entry in loaded]
     python_twins = [f"{cls.__module__}.{cls.__name__}" for cls in PYTHON_GAMES.values()]
     assert sorted(classes[4:]) == sorted(python_twins)
-    native = engine == "auto" and native_engine.native() is not None
-    assert (sorted(classes[:4]) == sorted(python_twins)) is not native, classes
+    assert names == ["dice", "ballard_tree", "chance_tic_tac_toe", "cant_stop"] + [
+        "python_" + name for name in names[:4]
+    ]
+    if engine == "python":
+        assert native == "False"
+    elif native_engine.native() is not None:
+        assert native == "True"
+    assert (sorted(classes[:4]) == sorted(python_twins)) is (native == "False"), classes
