@@ -1,12 +1,18 @@
-"""Builds the optional native engine, ``bots._native``, beside the Python engine.
+"""Builds the optional native code in two extensions, one per floor.
 
-The extension is compiled against the headers shipped in the open_spiel wheel and
-linked against that wheel's ``pyspiel.so`` (no second copy of OpenSpiel or abseil),
-found at run time through an rpath: ``$ORIGIN/..`` (an installed wheel, where
-``bots/`` sits beside ``pyspiel.so`` in site-packages) and, for an editable or
-in-place build, the environment's site-packages. The loader then reuses the
-``pyspiel.so`` Python already loaded, so there is one game registry and nothing is
-promoted to the global symbol namespace.
+``games._native_games`` holds the C++ custom games (games/native/), which register
+themselves with OpenSpiel when ``import games`` loads it; ``bots._native`` holds the
+native engine (bots/native/) and links against it, as it links against pyspiel.so,
+so the floors point down in C++ as in Python. Both are compiled against the headers
+shipped in the open_spiel wheel and linked against that wheel's ``pyspiel.so`` (no
+second copy of OpenSpiel or abseil), found at run time through an rpath: ``$ORIGIN/..``
+(an installed wheel, where ``bots/`` and ``games/`` sit beside ``pyspiel.so`` in
+site-packages) and, for an editable or in-place build, the environment's
+site-packages; the engine finds the games' extension through ``$ORIGIN/../games``.
+The loader then reuses the ``pyspiel.so`` and the games' extension Python already
+loaded, so there is one game registry and nothing is promoted to the global symbol
+namespace. The games' extension keeps default symbol visibility: the engine's
+evaluators and keys use its classes.
 
 Compiled units are kept in a per-user cache (``$XDG_CACHE_HOME/starspiel/native``,
 default ``~/.cache/...``; ``STARSPIEL_BUILD_CACHE=0`` turns it off) under a key of
@@ -37,14 +43,15 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 NATIVE_DIRS = ("bots/native", "games/native")
+GAMES_EXTENSION = "games._native_games"
 # Bump when the build's logic changes in a way the key below does not see.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 
-def native_sources() -> list[Path]:
-    """Every C++ file of the engine, in a fixed order (the digest depends on it)."""
+def native_sources(folders: tuple[str, ...] = NATIVE_DIRS) -> list[Path]:
+    """Every C++ file under ``folders``, in a fixed order (the digest depends on it)."""
     files: list[Path] = []
-    for folder in NATIVE_DIRS:
+    for folder in folders:
         files += sorted((ROOT / folder).rglob("*.cc")) + sorted((ROOT / folder).rglob("*.h"))
     return sorted(files, key=lambda p: p.relative_to(ROOT).as_posix())
 
@@ -152,7 +159,24 @@ class OptionalBuildExt(build_ext):
         blob = json.dumps(facts, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:24]
 
+    def build_extensions(self) -> None:
+        """One extension after the other (``parallel`` runs the compiles of each, in
+        ``_parallel_compile``): the engine links against the games' extension."""
+        self.check_extensions_list(self.extensions)
+        self._build_extensions_serial()
+
     def build_extension(self, ext: Extension) -> None:
+        if ext.name != GAMES_EXTENSION:
+            # The engine needs the games' classes: link against their extension, built just
+            # before (it comes first) in the build folder (setuptools copies both into the
+            # tree after building, for an in-place build), found beside bots/ at run time.
+            games_built = Path(self.get_ext_fullpath(GAMES_EXTENSION))
+            ext.library_dirs = [*ext.library_dirs, str(games_built.parent)]
+            ext.extra_link_args = [
+                *ext.extra_link_args,
+                f"-l:{games_built.name}",
+                "-Wl,-rpath,$ORIGIN/../games",
+            ]
         cache = _cache_root()
         self._objects = cache / self._cache_key(ext) if cache else None
         self._reused = 0
@@ -217,27 +241,37 @@ class OptionalBuildExt(build_ext):
         return compile
 
 
-NATIVE = Extension(
-    "bots._native",
-    sources=[p.relative_to(ROOT).as_posix() for p in native_sources() if p.suffix == ".cc"],
-    # The headers too, so that `setup.py build_ext --inplace` rebuilds after a .h changes.
-    depends=[p.relative_to(ROOT).as_posix() for p in native_sources() if p.suffix == ".h"],
-    language="c++",
-    extra_compile_args=[
-        "-std=c++20",
-        "-O2",
-        "-g0",  # no debug information: a third of the build time
-        "-ffp-contract=off",  # the same floating-point results as the Python engine
-        "-fvisibility=hidden",
-        "-D_GLIBCXX_USE_CXX11_ABI=1",
-        "-Wall",
-        "-Wextra",
-        "-Wno-unused-parameter",
-        "-Wno-sign-compare",
-        "-Wno-missing-field-initializers",
-    ],
-    optional=True,
-)
+COMPILE_ARGS = [
+    "-std=c++20",
+    "-O2",
+    "-g0",  # no debug information: a third of the build time
+    "-ffp-contract=off",  # the same floating-point results as the Python engine
+    "-D_GLIBCXX_USE_CXX11_ABI=1",
+    "-Wall",
+    "-Wextra",
+    "-Wno-unused-parameter",
+    "-Wno-sign-compare",
+    "-Wno-missing-field-initializers",
+]
+
+
+def _extension(name: str, folder: str, compile_args: list[str]) -> Extension:
+    files = native_sources((folder,))
+    return Extension(
+        name,
+        sources=[p.relative_to(ROOT).as_posix() for p in files if p.suffix == ".cc"],
+        # The headers too, so that `setup.py build_ext --inplace` rebuilds after a .h changes.
+        depends=[p.relative_to(ROOT).as_posix() for p in native_sources() if p.suffix == ".h"],
+        language="c++",
+        extra_compile_args=list(compile_args),
+        optional=True,
+    )
+
+
+# The games first: the engine links against them. Their symbols stay visible (the engine
+# uses their classes); the engine's are hidden.
+GAMES_NATIVE = _extension(GAMES_EXTENSION, "games/native", COMPILE_ARGS)
+NATIVE = _extension("bots._native", "bots/native", [*COMPILE_ARGS, "-fvisibility=hidden"])
 
 if __name__ == "__main__":  # pip and `python setup.py` run it so; tests import the helpers
-    setup(ext_modules=[NATIVE], cmdclass={"build_ext": OptionalBuildExt})
+    setup(ext_modules=[GAMES_NATIVE, NATIVE], cmdclass={"build_ext": OptionalBuildExt})

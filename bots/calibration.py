@@ -45,6 +45,7 @@ import pyspiel
 
 from bots import calibration_fit
 from bots.probcut_models import ProbCutModel, ProbCutSettings
+from games import plain_name
 
 CALIBRATION_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "calibrations")
 
@@ -69,7 +70,7 @@ def canonical_game_string(game: pyspiel.Game | str) -> str:
         game = pyspiel.load_game(game)
     params = game.get_parameters()
     body = ",".join(f"{key}={params[key]}" for key in sorted(params))
-    return f"{game.get_type().short_name}({body})"
+    return f"{plain_name(game.get_type().short_name)}({body})"  # a Python twin's too
 
 
 def _file_stem(text: str) -> str:
@@ -401,7 +402,7 @@ def probcut_settings(
         )
         reduction = 2 if 2 in available else (available[0] if available else 1)
     stored = data.get("game")
-    if isinstance(stored, str) and stored.split("(")[0] != game.get_type().short_name:
+    if isinstance(stored, str) and stored.split("(")[0] != plain_name(game.get_type().short_name):
         raise ValueError(
             f"calibration file {path} is for game '{stored}', not '{game}'; "
             f"make one with: {calibration_command(game)}"

@@ -20,6 +20,7 @@ from bots.options import SearchOptions, accepted, bot_settings
 from bots.probcut_models import ProbCutSettings
 from bots.searcher_protocol import SearcherProtocol
 from bots.spec import parse_spec
+from games import plain_name
 
 # make_bot's defaults, as bots/options.py's table sets them.
 DEFAULT_TIME_LIMIT = bot_settings("star2")["time_limit"].bot_default
@@ -184,9 +185,28 @@ def make_bot(spec: str, game: pyspiel.Game | str, player_id: int, **overrides: A
         from bots.yardsticks.gnubg import GnubgBot  # imported late: only its users pay
 
         return GnubgBot(game, player_id, **params)
-    defaults = GAME_DEFAULTS.get(name, {}).get(game.get_type().short_name, {})
+    defaults = GAME_DEFAULTS.get(name, {}).get(plain_name(game.get_type().short_name), {})
     params = {**defaults, **params}
     return _search_bot(name, params, game, player_id)
+
+
+def can_play_game(name: str, game: pyspiel.Game, player_id: int) -> bool:
+    """Whether ``make_bot(name, game, player_id)`` accepts this game and player, read from
+    the GameType alone, as OpenSpiel's own bot factories answer: OpenSpiel's registry asks it
+    (``pyspiel.bots_that_can_play_game``), so it builds no bot and runs no search,
+    calibration fit or playout. What only building finds out (ChanceProbCut without a
+    calibration under ``STARSPIEL_SELF_CALIBRATION=off``) is make_bot's error."""
+    if name not in BOT_NAMES or not 0 <= player_id < game.num_players():
+        return False
+    if name == "random":
+        return True
+    if name == "mcts":
+        return game.get_type().reward_model != pyspiel.GameType.RewardModel.REWARDS
+    try:
+        check_game_supported(game, name)
+    except ValueError:
+        return False
+    return True
 
 
 BotFactory = Callable[..., pyspiel.Bot]

@@ -41,6 +41,7 @@ from bots.maxn import MaxnSearcher
 from bots.node import SearchNode
 from bots.options import SearchOptions, as_options
 from bots.star import StarSearcher
+from games import plain_name
 from games.splitmix import SplitMix64, seed_state
 
 # Draws kept per searcher so repeated visits (iterative deepening, probes) skip
@@ -109,7 +110,7 @@ class ChanceSampling:
         self.samples = options.samples
         self.seed = options.seed
         self._draws: dict[Hashable, list[tuple[int, float]] | None] = {}
-        short_name = game.get_type().short_name
+        short_name = plain_name(game.get_type().short_name)
         # A C++ twin of a custom game (games/native/) is keyed by its string; its
         # draws stay seeded by the Python position, as on the Python twin.
         self._registered_key_fn = KEY_FUNCTIONS.get(short_name)

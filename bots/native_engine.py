@@ -17,90 +17,34 @@ calls it. ``import bots`` loads it.
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
 import os
-import re
 import warnings
-from importlib import metadata
-from pathlib import Path
 from types import ModuleType
 
 import pyspiel
 
-ROOT = Path(__file__).resolve().parent.parent
-NATIVE_DIRS = ("bots/native", "games/native")
-REBUILD = "rebuild it with `pip install -e .` (needs g++)"
+# The games first: their extension registers the C++ games (the engine links against it),
+# and where it cannot load, the Python twins take the plain names.
+from games import native_games
+from games.native_games import REBUILD, source_digest
+
+__all__ = ["native", "problem", "require", "register_native_bots", "source_digest", "REBUILD"]
 
 _module: ModuleType | None = None
 _problem: str | None = None
 _loaded = False
 
 
-def source_digest(root: Path = ROOT) -> str | None:
-    """setup.py's digest of the engine's sources, or None where they are not installed."""
-    files: list[Path] = []
-    for folder in NATIVE_DIRS:
-        base = root / folder
-        if not base.is_dir():
-            return None
-        files += list(base.rglob("*.cc")) + list(base.rglob("*.h"))
-    if not files:
-        return None
-    digest = hashlib.sha256()
-    for path in sorted(files, key=lambda p: p.relative_to(root).as_posix()):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-def _linked_pyspiel(extension: str) -> str | None:
-    """The pyspiel.so the loader would give ``extension``: the first on its rpath (setup.py
-    writes it starting with ``$ORIGIN/..``), or None where the rpath names none."""
-    with open(extension, "rb") as handle:
-        found = re.search(rb"\$ORIGIN/\.\.[^\0]*", handle.read())
-    if found is None:
-        return None
-    for folder in found.group().decode(errors="replace").split(":"):
-        folder = folder.replace("$ORIGIN", os.path.dirname(os.path.abspath(extension)))
-        candidate = os.path.normpath(os.path.join(folder, "pyspiel.so"))
-        if os.path.exists(candidate):
-            return candidate
-    return None
-
-
 def _load() -> tuple[ModuleType | None, str | None]:
     if os.environ.get("STARSPIEL_ENGINE") == "python":
         return None, "STARSPIEL_ENGINE=python is set"
-    spec = importlib.util.find_spec("bots._native")
-    if spec is None or spec.origin is None:
-        return None, f"the native engine is not built; {REBUILD}"
-    linked = _linked_pyspiel(spec.origin)
-    if linked is not None and not os.path.samefile(linked, pyspiel.__file__):
-        # Loading it would load a second OpenSpiel beside this one (a fatal error in its
-        # game registry): it was built in another Python environment.
-        return None, (
-            f"the native engine was built for another environment's {linked}, not this "
-            f"one's {pyspiel.__file__}; {REBUILD}"
-        )
-    try:
-        module = importlib.import_module("bots._native")
-    except ImportError as error:
-        if "No module named" in str(error):
-            return None, f"the native engine is not built; {REBUILD}"
-        return None, f"the native engine failed to load ({error}); {REBUILD}"
-    installed = metadata.version("open_spiel")
-    if module.OPEN_SPIEL_VERSION != installed:
-        return None, (
-            f"the native engine was built against open_spiel {module.OPEN_SPIEL_VERSION} "
-            f"but {installed} is installed; {REBUILD}"
-        )
-    digest = source_digest()
-    if digest is not None and digest != module.SOURCE_DIGEST:
-        return None, (
-            f"the native engine is stale: its C++ sources changed after it was built; {REBUILD}"
-        )
+    if native_games.module() is None:
+        # The engine links against the games' extension: refused for the same reason (one
+        # build, one source digest).
+        return None, str(native_games.problem()).replace("games._native_games", "the native engine")
+    module, problem = native_games.load_extension("bots._native", source_digest())
+    if problem is not None:
+        return None, problem.replace("bots._native", "the native engine", 1)
     return module, None
 
 

@@ -166,15 +166,21 @@ def chance_game_type(
 
 
 def register_game(game_type: pyspiel.GameType, game_class: type) -> None:
-    """Registers a Python game with pyspiel unless its C++ twin already is.
-
-    The native engine's static initializers register the C++ twins (games/native/)
-    under the same short names when it loads; OpenSpiel's registry keeps the latest
-    registration of a name, so a twin loaded after this replaces the Python game, and
-    one loaded before is kept here. Either order ends with the twin where it is built.
-    """
+    """Registers a Python game with pyspiel under ``game_type.short_name`` (once)."""
     if game_type.short_name not in pyspiel.registered_names():
         pyspiel.register_game(game_type, game_class)
+
+
+def renamed(game_type: pyspiel.GameType, short_name: str) -> pyspiel.GameType:
+    """A custom game's ``chance_game_type`` under another short name: a Python twin
+    standing in for its C++ game where that is not built."""
+    return chance_game_type(
+        short_name,
+        game_type.long_name,
+        game_type.parameter_specification,
+        min_players=game_type.min_num_players,
+        max_players=game_type.max_num_players,
+    )
 
 
 def check_int(name: str, value: Any, lo: int, hi: int | None, game: str, extra: str = "") -> int:
@@ -296,6 +302,9 @@ class PositionGame(pyspiel.Game):
     state_class: type[PositionState]
     observer_class: Callable[[Any, Any], TensorObserver]
     rules: Rules | None = None
+    # Set on a Python twin standing in for its C++ game under the plain name
+    # (games/__init__.py): the type it is registered and printed as.
+    stand_in_type: pyspiel.GameType | None = None
 
     def __init__(
         self,
@@ -320,7 +329,7 @@ class PositionGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=max_game_length,
         )
-        super().__init__(game_type, info, dict(params))
+        super().__init__(self.stand_in_type or game_type, info, dict(params))
         self._max_chance_nodes = max_chance_nodes
 
     def new_initial_state(self) -> PositionState:

@@ -35,12 +35,14 @@ from games import _common
 from games._common import CHANCE, TERMINAL
 from games.splitmix import SplitMix64
 
-SHORT_NAME = "ballard_tree"
+SHORT_NAME = "ballard_tree"  # the C++ game's name (games/native/), in messages too
+# This Python twin's registered name, OpenSpiel's convention for a Python twin.
+PYTHON_NAME = "python_ballard_tree"
 _ORDERS = ("best", "random")
 _DEFAULT_PARAMS = {"n": 4, "plies": 2, "order": "best", "seed": 0, "final_chance": False}
 
 _GAME_TYPE = _common.chance_game_type(
-    SHORT_NAME, "Ballard's *-complete n-ary test tree", _DEFAULT_PARAMS
+    PYTHON_NAME, "Ballard's *-complete n-ary test tree", _DEFAULT_PARAMS
 )
 
 _new = tuple.__new__

@@ -52,7 +52,9 @@ import pyspiel
 from games import _common
 from games._common import CHANCE, TERMINAL
 
-SHORT_NAME = "cant_stop"
+SHORT_NAME = "cant_stop"  # the C++ game's name (games/native/), in messages too
+# This Python twin's registered name, OpenSpiel's convention for a Python twin.
+PYTHON_NAME = "python_cant_stop"
 _DEFAULT_PARAMS = {"players": 2, "horizon": 1000}
 
 FIRST_COLUMN = 2
@@ -386,7 +388,7 @@ class CantStopObserver(_common.TensorObserver):
 
 
 _GAME_TYPE = _common.chance_game_type(
-    SHORT_NAME, "Can't Stop (Sid Sackson)", _DEFAULT_PARAMS, min_players=2, max_players=4
+    PYTHON_NAME, "Can't Stop (Sid Sackson)", _DEFAULT_PARAMS, min_players=2, max_players=4
 )
 
 

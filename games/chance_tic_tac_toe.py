@@ -18,7 +18,9 @@ import pyspiel
 from games import _common
 from games._common import CHANCE, TERMINAL
 
-SHORT_NAME = "chance_tic_tac_toe"
+SHORT_NAME = "chance_tic_tac_toe"  # the C++ game's name (games/native/), in messages too
+# This Python twin's registered name, OpenSpiel's convention for a Python twin.
+PYTHON_NAME = "python_chance_tic_tac_toe"
 NO_BLOCK = 9
 _FULL = 0x1FF
 # The eight three-in-a-row masks.
@@ -55,7 +57,7 @@ _STATUS = {
 }
 _MASK_OF = {"x": 0, "o": 1, "#": 2}
 
-_GAME_TYPE = _common.chance_game_type(SHORT_NAME, "Tic-tac-toe with random blocked squares", {})
+_GAME_TYPE = _common.chance_game_type(PYTHON_NAME, "Tic-tac-toe with random blocked squares", {})
 
 _new = tuple.__new__
 

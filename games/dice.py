@@ -22,11 +22,13 @@ import pyspiel
 from games import _common
 from games._common import CHANCE, TERMINAL
 
-SHORT_NAME = "dice"
+SHORT_NAME = "dice"  # the C++ game's name (games/native/), in messages too
+# This Python twin's registered name, OpenSpiel's convention for a Python twin.
+PYTHON_NAME = "python_dice"
 _DEFAULT_PARAMS = {"n": 5, "k": 4}
 
 _GAME_TYPE = _common.chance_game_type(
-    SHORT_NAME, "Dice (Hauk): k in a row, line chosen by a die", _DEFAULT_PARAMS
+    PYTHON_NAME, "Dice (Hauk): k in a row, line chosen by a die", _DEFAULT_PARAMS
 )
 
 _new = tuple.__new__

@@ -1,7 +1,7 @@
 """The one random generator of both engines: SplitMix64, seeded by (seed, key).
 
 Ballard's random trees (games/ballard_tree.py) and MCMS's draws (bots/mcms.py) use
-it, and the C++ engine has the same generator (bots/native/splitmix.h), so both
+it, and the C++ engine has the same generator (games/native/splitmix.h), so both
 engines build the same trees and draw the same outcomes. Everything is written out
 here, in integer and double arithmetic that Python and C++ do alike, so that a paper
 can restate it (docs/guide/random_numbers.md):

@@ -11,6 +11,7 @@ the native engine is not built or ``STARSPIEL_ENGINE=python`` is set.
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -97,7 +98,8 @@ def test_game_info_and_type_agree(case):
     name, params = case
     cpp = _native_game(name, params)
     py = PYTHON_GAMES[name](params)
-    assert str(cpp) == str(py)
+    # The Python twin's registered name is python_<name> (games/__init__.py).
+    assert str(py) == "python_" + str(cpp)
     assert cpp.get_parameters() == py.get_parameters()
     for attr in (
         "num_distinct_actions",
@@ -114,11 +116,17 @@ def test_game_info_and_type_agree(case):
     ):
         assert getattr(cpp, attr)() == getattr(py, attr)(), attr
     cpp_type, py_type = cpp.get_type(), py.get_type()
+    assert py_type.short_name == games.PYTHON_NAMES[name] == "python_" + cpp_type.short_name
     for attr in dir(py_type):
-        if not attr.startswith("_") and attr[0].islower() and attr != "pretty_print":
+        if (
+            not attr.startswith("_")
+            and attr[0].islower()
+            and attr not in ("pretty_print", "short_name")
+        ):
             assert getattr(cpp_type, attr) == getattr(py_type, attr), attr
-    # Loading by string and by dict gives the same game.
+    # Loading by string and by dict gives the same game; the Python twin's name, the Python game.
     assert str(pyspiel.load_game(str(cpp))) == str(cpp)
+    assert isinstance(pyspiel.load_game(str(py)), PYTHON_GAMES[name])
 
 
 def _step_agrees(name, cpp_game, cpp, py, native, py_eval, rng):
@@ -267,20 +275,44 @@ def test_illegal_actions_are_refused_as_in_python():
         state.apply_action(1)
 
 
-@pytest.mark.parametrize("order", ["games first", "bots first"])
-def test_the_twins_win_in_either_import_order(order):
-    """games/ does not load the engine: whichever package a user imports first, the
-    C++ twins hold the names once `import bots` has loaded it."""
-    if native_engine.native() is None:
-        pytest.skip(f"native engine unavailable: {native_engine.problem()}")
-    first, second = ("games", "bots") if order == "games first" else ("bots", "games")
-    code = (
-        f"import {first}, sys\n"
-        f"assert ('bots' in sys.modules) == ({first!r} == 'bots'), sorted(sys.modules)\n"
-        f"import {second}, games, pyspiel\n"
-        "assert games.native_twins()\n"
-        "print(type(pyspiel.load_game('dice')).__name__)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split()[-1] == "Game"
+_LOADED_CLASSES = (
+    "import pyspiel, games\n"
+    "names = ['dice', 'ballard_tree', 'chance_tic_tac_toe', 'cant_stop']\n"
+    "names += ['python_' + name for name in names]\n"
+    "loaded = [pyspiel.load_game(name) for name in names]\n"
+    "print(games.native_twins(), ' '.join(f'{type(g).__module__}.{type(g).__name__}:'"
+    " f'{g.get_type().short_name}' for g in loaded))\n"
+)
+
+
+@pytest.mark.parametrize("engine", ["auto", "python"])
+def test_a_name_loads_the_same_class_whatever_was_imported_first(engine):
+    """One registered name, one implementation: `import games` alone registers all eight
+    names, and importing bots before or after it changes none of them. The plain names are
+    the C++ games where they load, else (STARSPIEL_ENGINE=python here) the Python twins,
+    which then print the plain name too."""
+    env = {k: v for k, v in os.environ.items() if k != "STARSPIEL_ENGINE"}
+    if engine == "python":
+        env["STARSPIEL_ENGINE"] = "python"
+    seen = {}
+    for imports in ("import games", "import games, bots", "import bots, games", "import bots"):
+        code = f"{imports}\nimport sys\nassert 'experiments' not in sys.modules\n" + _LOADED_CLASSES
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env
+        )
+        assert done.returncode == 0, done.stderr
+        seen[imports] = done.stdout.split()
+    assert len({tuple(classes) for classes in seen.values()}) == 1, seen
+    native, *loaded = seen["import games"]
+    classes = [entry.split(":")[0] for entry in loaded]
+    names = [entry.split(":")[1] for entry in loaded]
+    python_twins = [f"{cls.__module__}.{cls.__name__}" for cls in PYTHON_GAMES.values()]
+    assert sorted(classes[4:]) == sorted(python_twins)
+    assert names == ["dice", "ballard_tree", "chance_tic_tac_toe", "cant_stop"] + [
+        "python_" + name for name in names[:4]
+    ]
+    if engine == "python":
+        assert native == "False"
+    elif native_engine.native() is not None:
+        assert native == "True"
+    assert (sorted(classes[:4]) == sorted(python_twins)) is (native == "False"), classes

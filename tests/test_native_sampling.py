@@ -1,7 +1,7 @@
 """The native engine's generator and MCMS draws are the Python ones, bit for bit.
 
 Both engines use SplitMix64 seeded by (seed, key) (games/splitmix.py and
-bots/native/splitmix.h); MCMS seeds a chance node's draws with its seed and the
+games/native/splitmix.h); MCMS seeds a chance node's draws with its seed and the
 canonical text of the node's key. Each hook of ``bots._native`` is compared here with
 the Python definition; tests/test_rng.py pins both to fixed outputs.
 """

@@ -22,6 +22,7 @@ from helpers.engines import skip_unless_runs
 
 from bots import calibration, native_engine
 from bots.calibration import user_calibration_dir as real_user_calibration_dir
+from games import native_games
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,6 +117,10 @@ def test_importing_bots_promotes_no_symbols_and_searches_beside_numpy_and_scipy(
         # One pyspiel: every mapping of it is the same file.
         assert len({line.split()[-1] for line in maps.splitlines()
                     if line.endswith("pyspiel.so")}) == 1
+        # One copy of the C++ games: the engine reuses the extension `import games` loaded.
+        assert not hasattr(ctypes.CDLL(None), "PyInit__native_games")
+        assert len({line.split()[-1] for line in maps.splitlines()
+                    if "_native_games" in line}) == 1
         numpy.linalg.inv(numpy.eye(3) + 1)
         if importlib.util.find_spec("scipy") is not None:  # installed here, not by [test]
             import scipy.linalg
@@ -202,11 +207,11 @@ def test_an_extension_whose_rpath_finds_another_pyspiel_is_named(tmp_path):
     (other / "pyspiel.so").write_bytes(b"")
     extension = ours / "_native.so"
     extension.write_bytes(b"\x7fELF\0pyspiel.so\0$ORIGIN/..:" + str(other).encode() + b"\0tail")
-    assert native_engine._linked_pyspiel(str(extension)) == str(other / "pyspiel.so")
+    assert native_games.linked_pyspiel(str(extension)) == str(other / "pyspiel.so")
     (tmp_path / "pkg" / "pyspiel.so").write_bytes(b"")  # beside bots/, as in a wheel install
-    assert native_engine._linked_pyspiel(str(extension)) == str(tmp_path / "pkg" / "pyspiel.so")
+    assert native_games.linked_pyspiel(str(extension)) == str(tmp_path / "pkg" / "pyspiel.so")
     extension.write_bytes(b"\x7fELF\0no rpath of ours\0")
-    assert native_engine._linked_pyspiel(str(extension)) is None
+    assert native_games.linked_pyspiel(str(extension)) is None
 
 
 def test_the_sdist_carries_every_native_source(tmp_path):

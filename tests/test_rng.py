@@ -1,4 +1,4 @@
-"""The generator of both engines (games/splitmix.py, bots/native/splitmix.h) against fixed outputs.
+"""The generator of both engines (games/splitmix.py, games/native/splitmix.h) against fixed outputs.
 
 The expected numbers come from the reference definitions, not from this code: SplitMix64's
 published test vector (Vigna's splitmix64.c seeded with 1234567, as Java's

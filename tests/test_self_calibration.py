@@ -152,7 +152,9 @@ def test_off_restores_the_refusal(cache, fits, monkeypatch):
     if native_engine.problem() is None:  # OpenSpiel's registry builds the same bot
         with pytest.raises(pyspiel.SpielError, match="no ChanceProbCut calibration for game"):
             pyspiel.load_bot("starspiel_chanceprobcut", game, 0, {})
-        assert "starspiel_chanceprobcut" not in pyspiel.bots_that_can_play_game(game, 0)
+        # The registry answers from the GameType (bots.factory.can_play_game): building
+        # the bot is what finds the calibration missing.
+        assert "starspiel_chanceprobcut" in pyspiel.bots_that_can_play_game(game, 0)
     assert fits == []
     monkeypatch.setenv(calibration.SELF_CALIBRATION_ENV, "maybe")
     with pytest.raises(ValueError, match="accepted on"):
@@ -275,3 +277,27 @@ def test_max_n_reads_no_calibration_and_fits_none(cache, fits, monkeypatch):
     assert found[0] == found[1]
     with pytest.raises(ValueError, match="self-calibration is off"):
         make_bot("chanceprobcut(max_depth=3)", game, 0)  # paranoid cuts at chance nodes
+
+
+@pytest.mark.parametrize("game_string", [SMALL, "yacht", "cant_stop(players=3)"])
+def test_asking_the_registry_builds_no_bot(cache, fits, monkeypatch, game_string):
+    """``pyspiel.bots_that_can_play_game`` answers from the GameType: on a game with no
+    calibration it fits nothing, writes nothing and searches nothing."""
+    if native_engine.problem() is not None:
+        pytest.skip(f"native engine unavailable: {native_engine.problem()}")
+    from bots import factory
+
+    def no_bot(*args, **kwargs):
+        raise AssertionError("bots_that_can_play_game built a bot")
+
+    monkeypatch.setattr(factory, "_search_bot", no_bot)
+    monkeypatch.setattr(factory, "_mcts_bot", no_bot)
+    game = pyspiel.load_game(game_string)
+    names = set(pyspiel.bots_that_can_play_game(game, 0))
+    expected = {f"starspiel_{name}" for name in factory.BOT_NAMES}
+    assert expected <= names
+    assert fits == [] and not cache.exists()
+    assert not factory.can_play_game("star2", game, game.num_players())
+    assert not factory.can_play_game("star2", pyspiel.load_game("kuhn_poker"), 0)
+    assert factory.can_play_game("mcts", pyspiel.load_game("kuhn_poker"), 0)
+    assert not factory.can_play_game("mcts", pyspiel.load_game("2048"), 0)

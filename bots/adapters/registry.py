@@ -55,13 +55,16 @@ class SamplingKeys(Mapping[str, KeyFunction]):
     """
 
     def __getitem__(self, short_name: str) -> KeyFunction:
-        adapter = ADAPTERS.get(short_name)
+        from games import plain_name  # noqa: PLC0415 - importing this module registers no game
+
+        name = plain_name(short_name)
+        adapter = ADAPTERS.get(name)
         if adapter is None:
             raise KeyError(short_name)
         if adapter.twin:
             import games  # noqa: PLC0415 - registers the games; only when a key is asked for
 
-            return games.PYTHON_GAMES[short_name].position_class.from_state
+            return games.PYTHON_GAMES[name].position_class.from_state
         if adapter.sampling_key is None:
             raise KeyError(short_name)
         return adapter.sampling_key
@@ -81,8 +84,11 @@ SAMPLING_KEY_FUNCTIONS: Mapping[str, KeyFunction] = SamplingKeys()
 
 
 def default_key_function(game: pyspiel.Game) -> KeyFunction:
-    """Transposition key for pyspiel states of ``game`` (positions are their own key)."""
-    return KEY_FUNCTIONS.get(game.get_type().short_name, history_key)
+    """Transposition key for pyspiel states of ``game`` (positions are their own key); a
+    Python twin (``python_dice``) shares its C++ twin's."""
+    from games import plain_name  # noqa: PLC0415 - importing this module registers no game
+
+    return KEY_FUNCTIONS.get(plain_name(game.get_type().short_name), history_key)
 
 
 def twin_names() -> list[str]:

@@ -40,6 +40,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts as os_mcts
 
+from games import plain_name
+
 
 @runtime_checkable
 class EvaluatorLike(Protocol):
@@ -54,7 +56,9 @@ SHRINK = 0.99
 
 
 def short_name(game: pyspiel.Game) -> str:
-    return game.get_type().short_name
+    """The game's name, a Python twin's as its C++ game's (``python_dice`` -> ``dice``):
+    both twins share their evaluator."""
+    return plain_name(game.get_type().short_name)
 
 
 def game_value_bounds(game: pyspiel.Game) -> tuple[float, float]:

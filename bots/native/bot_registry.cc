@@ -113,10 +113,16 @@ class PythonBotFactory : public open_spiel::BotFactory {
  public:
   explicit PythonBotFactory(std::string name) : name_(std::move(name)) {}
 
-  // What make_bot accepts with no parameters (this builds one bot).
+  // bots.factory.can_play_game: from the GameType, as OpenSpiel's own factories answer;
+  // it builds no bot (no search, calibration fit or playout).
   bool CanPlayGame(const open_spiel::Game& game, Player player) const override {
-    std::string error;
-    return MakeBot(name_, game.shared_from_this(), player, {}, error) != nullptr;
+    py::gil_scoped_acquire gil;
+    try {
+      py::object can_play = py::module_::import("bots.factory").attr("can_play_game");
+      return can_play(name_, game.shared_from_this(), player).cast<bool>();
+    } catch (py::error_already_set&) {
+      return false;
+    }
   }
 
   // make_bot's error is a SpielFatalError (pyspiel.SpielError in Python).

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "bots/native/splitmix.h"
+#include "games/native/splitmix.h"
 
 namespace starspiel {
 

@@ -12,7 +12,7 @@
 namespace starspiel {
 
 // `samples` draws with replacement from `outcomes` by SplitMix64::Seeded(seed,
-// canonical_text).Choices (bots/native/splitmix.h), merged to (action, count /
+// canonical_text).Choices (games/native/splitmix.h), merged to (action, count /
 // samples), most drawn first, ties in order of first draw.
 // mirrors: bots/mcms.py draw_outcomes
 std::vector<std::pair<open_spiel::Action, double>> McmsDrawOutcomes(

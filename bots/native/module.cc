@@ -4,14 +4,8 @@
 
 #include "bots/native/bindings.h"
 #include "bots/native/evaluator.h"
+#include "games/native/build_info.h"
 #include "open_spiel/spiel.h"
-
-#ifndef STARSPIEL_SOURCE_DIGEST
-#define STARSPIEL_SOURCE_DIGEST "unknown"
-#endif
-#ifndef STARSPIEL_OPEN_SPIEL_VERSION
-#define STARSPIEL_OPEN_SPIEL_VERSION "unknown"
-#endif
 
 namespace py = pybind11;
 

@@ -1,4 +1,4 @@
-// Test hooks for the random generator (bots/native/splitmix.h) and MCMS's draws:
+// Test hooks for the random generator (games/native/splitmix.h) and MCMS's draws:
 // tests/test_native_sampling.py compares each with games/splitmix.py and bots/mcms.py.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -10,7 +10,7 @@
 
 #include "bots/native/bindings.h"
 #include "bots/native/mcms_draws.h"
-#include "bots/native/splitmix.h"
+#include "games/native/splitmix.h"
 
 namespace py = pybind11;
 

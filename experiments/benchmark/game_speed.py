@@ -21,7 +21,7 @@ from typing import Any
 
 import pyspiel
 
-import bots  # noqa: F401  (its native engine gives the custom games' C++ twins their names)
+import bots  # noqa: F401  (loads the native engine)
 import games
 
 DEFAULT_SPECS = ("dice(n=5,k=4)", "chance_tic_tac_toe", "ballard_tree(n=10,plies=3)")

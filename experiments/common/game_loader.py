@@ -20,8 +20,8 @@ def short_name(game_string: str) -> str:
 
 
 def register_custom_games() -> None:
-    """Registers the custom games (games.PYTHON_GAMES): `import bots` first, whose
-    native engine (where built) gives the games' C++ twins their names."""
+    """Registers the custom games: `import games` gives the plain names to the C++ games
+    (where built) and python_<name> to the Python twins, whatever is imported first."""
     try:
         import bots  # noqa: F401
         import games  # noqa: F401

@@ -6,10 +6,8 @@
 #include <new>
 #include <stdexcept>
 
-#include "bots/native/evaluator.h"
-#include "bots/native/keys.h"
-#include "bots/native/splitmix.h"
 #include "games/native/common.h"
+#include "games/native/splitmix.h"
 
 namespace starspiel::ballard_tree {
 namespace {
@@ -205,7 +203,7 @@ std::unique_ptr<open_spiel::State> BallardGame::NewInitialState() const {
 }
 
 BallardState::BallardState(std::shared_ptr<const open_spiel::Game> game)
-    : State(game), rules_(static_cast<const BallardGame&>(*game).rules()) {}
+    : CustomState(game), rules_(static_cast<const BallardGame&>(*game).rules()) {}
 
 std::vector<Action> BallardState::LegalActions() const {
   std::vector<Action> actions;
@@ -255,8 +253,7 @@ void BallardState::DoApplyAction(Action action) {
 }
 
 void BallardState::UndoAction(Player player, Action action) {
-  history_.pop_back();
-  --move_number_;
+  PopHistory();
   path_.pop_back();
   index_ = steps_.back().index;
   value_ -= steps_.back().arc;
@@ -298,12 +295,6 @@ std::string BallardState::ToString() const {
   return "path=" + JoinPath(path_) + " value=" + std::to_string(value_) + " node=" + kind;
 }
 
-// The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
-// the history.
-std::string BallardState::InformationStateString(Player player) const { return HistoryString(); }
-
-std::string BallardState::ObservationString(Player player) const { return ToString(); }
-
 void BallardState::ObservationTensor(Player player, absl::Span<float> values) const {
   std::fill(values.begin(), values.end(), 0.0f);
   // Pieces: one-hot action per level of the path (depth x n), one-hot depth (depth + 1).
@@ -312,55 +303,8 @@ void BallardState::ObservationTensor(Player player, absl::Span<float> values) co
   values[rules_->depth() * n + path_.size()] = 1.0f;
 }
 
-std::unique_ptr<open_spiel::State> BallardState::Clone() const {
-  return std::make_unique<BallardState>(*this);
-}
-
 std::string BallardState::SamplingText() const {
   return "(BallardRules,(" + JoinPath(path_) + ")," + std::to_string(value_) + ")";
 }
 
-namespace {
-
-// The twin of BallardEvaluator: the arc sum so far, exact at leaves.
-class BallardEvaluator : public Evaluator {
- public:
-  double Value(const open_spiel::State& state, int player) override {
-    const auto& s = static_cast<const BallardState&>(state);
-    if (s.IsTerminal()) return s.PlayerReturn(player);
-    const double v = static_cast<double>(s.value());
-    return player == 1 ? -v : v;
-  }
-};
-
-const bool kEvaluatorRegistered =
-    RegisterEvaluator(kShortName, [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
-      if (dynamic_cast<const BallardGame*>(&game) == nullptr) {
-        throw std::invalid_argument(
-            "the native ballard_tree evaluator needs a ballard_tree game, got " +
-            game.GetType().short_name);
-      }
-      return std::make_unique<BallardEvaluator>();
-    });
-
-const bool kKeysRegistered = RegisterKeyScheme(
-    kShortName,
-    KeyScheme{
-        // The string prints the path (which determines the value): the position.
-        [](const open_spiel::State& state) { return state.ToString(); },
-        [](const open_spiel::State& state) {
-          return static_cast<const BallardState&>(state).SamplingText();
-        },
-        // The same partition from the path alone (the value and the node kind follow
-        // from it), without building the string.
-        [](const open_spiel::State& state) {
-          Key key = 0xBA11;
-          for (int arc : static_cast<const BallardState&>(state).path()) {
-            key = ExtendDigest(key, static_cast<std::uint64_t>(arc));
-          }
-          return key;
-        },
-        [](const open_spiel::State& state) { return typeid(state) == typeid(BallardState); }});
-
-}  // namespace
 }  // namespace starspiel::ballard_tree

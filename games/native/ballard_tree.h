@@ -1,7 +1,7 @@
 // Ballard's (1983) *-complete n-ary test tree, the C++ twin of
 // games/ballard_tree.py: the same levels, arcs, strings and tensor, and for
 // order=random the same trees from the same seed (a Fisher-Yates shuffle per node
-// by SplitMix64 seeded with the tree's seed and the node's path, bots/native/splitmix.h).
+// by SplitMix64 seeded with the tree's seed and the node's path, games/native/splitmix.h).
 #ifndef STARSPIEL_GAMES_NATIVE_BALLARD_TREE_H_
 #define STARSPIEL_GAMES_NATIVE_BALLARD_TREE_H_
 
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "games/native/common.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel::ballard_tree {
@@ -107,10 +108,9 @@ class BallardGame : public open_spiel::Game {
 };
 
 // A position of the Python BallardPosition: (path, value).
-class BallardState : public open_spiel::State {
+class BallardState : public games::CustomState<BallardState> {
  public:
   explicit BallardState(std::shared_ptr<const open_spiel::Game> game);
-  BallardState(const BallardState&) = default;
 
   open_spiel::Player CurrentPlayer() const override {
     return rules_->player(static_cast<int>(path_.size()));
@@ -122,10 +122,7 @@ class BallardState : public open_spiel::State {
   bool IsTerminal() const override { return static_cast<int>(path_.size()) == rules_->depth(); }
   std::vector<double> Returns() const override;
   double PlayerReturn(open_spiel::Player player) const override;
-  std::string InformationStateString(open_spiel::Player player) const override;
-  std::string ObservationString(open_spiel::Player player) const override;
   void ObservationTensor(open_spiel::Player player, absl::Span<float> values) const override;
-  std::unique_ptr<open_spiel::State> Clone() const override;
   void UndoAction(open_spiel::Player player, open_spiel::Action action) override;
 
   // The arc sum so far (the leaf value at a terminal).

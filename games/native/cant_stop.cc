@@ -5,7 +5,6 @@
 #include <map>
 #include <stdexcept>
 
-#include "bots/native/keys.h"
 #include "games/native/common.h"
 
 namespace starspiel::cant_stop {
@@ -154,7 +153,7 @@ std::unique_ptr<open_spiel::State> CantStopGame::NewInitialState() const {
 }
 
 CantStopState::CantStopState(std::shared_ptr<const open_spiel::Game> game)
-    : State(game),
+    : CustomState(game),
       players_(game->NumPlayers()),
       horizon_(static_cast<const CantStopGame&>(*game).horizon()) {}
 
@@ -346,12 +345,6 @@ std::string CantStopState::ToString() const {
   return out;
 }
 
-// The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
-// the history.
-std::string CantStopState::InformationStateString(Player player) const { return HistoryString(); }
-
-std::string CantStopState::ObservationString(Player player) const { return ToString(); }
-
 void CantStopState::ObservationTensor(Player player, absl::Span<float> values) const {
   std::fill(values.begin(), values.end(), 0.0f);
   // Pieces: progress (players x 11), runners (11), mover (players), phase (4), dice (6).
@@ -370,10 +363,6 @@ void CantStopState::ObservationTensor(Player player, absl::Span<float> values) c
   }
 }
 
-std::unique_ptr<open_spiel::State> CantStopState::Clone() const {
-  return std::make_unique<CantStopState>(*this);
-}
-
 std::string CantStopState::SamplingText() const {
   auto tuple = [](const std::array<int, kColumns>& values) {
     std::string out = "(";
@@ -387,15 +376,4 @@ std::string CantStopState::SamplingText() const {
   return out;
 }
 
-namespace {
-
-const bool kKeysRegistered =
-    RegisterKeyScheme(kShortName,
-                      KeyScheme{// The string prints every field of the position.
-                                [](const open_spiel::State& state) { return state.ToString(); },
-                                [](const open_spiel::State& state) {
-                                  return static_cast<const CantStopState&>(state).SamplingText();
-                                }});
-
-}  // namespace
 }  // namespace starspiel::cant_stop

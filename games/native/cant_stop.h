@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "games/native/common.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel::cant_stop {
@@ -61,10 +62,9 @@ class CantStopGame : public open_spiel::Game {
 
 // A position of games/cant_stop.py's CantStopPosition:
 // (progress, runners, mover, phase, roll, turns).
-class CantStopState : public open_spiel::State {
+class CantStopState : public games::CustomState<CantStopState> {
  public:
   explicit CantStopState(std::shared_ptr<const open_spiel::Game> game);
-  CantStopState(const CantStopState&) = default;
 
   open_spiel::Player CurrentPlayer() const override;
   std::vector<open_spiel::Action> LegalActions() const override;
@@ -73,10 +73,7 @@ class CantStopState : public open_spiel::State {
   std::string ToString() const override;
   bool IsTerminal() const override { return phase_ == kOver; }
   std::vector<double> Returns() const override;
-  std::string InformationStateString(open_spiel::Player player) const override;
-  std::string ObservationString(open_spiel::Player player) const override;
   void ObservationTensor(open_spiel::Player player, absl::Span<float> values) const override;
-  std::unique_ptr<open_spiel::State> Clone() const override;
 
   int players() const { return players_; }
   // Player p's banked height in column index c (0..10).

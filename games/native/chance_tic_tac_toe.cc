@@ -6,8 +6,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "bots/native/evaluator.h"
-#include "bots/native/keys.h"
 #include "games/native/common.h"
 
 namespace starspiel::chance_tic_tac_toe {
@@ -20,12 +18,6 @@ using open_spiel::Player;
 
 constexpr int kFull = 0x1FF;
 constexpr char kLongName[] = "Tic-tac-toe with random blocked squares";
-
-// Rows, columns, diagonals: the Python module's _LINES, in its order (the
-// evaluator sums over them in this order).
-constexpr std::array<int, 8> kLines = {
-    0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124,
-};
 
 std::shared_ptr<const open_spiel::Game> Factory(const open_spiel::GameParameters& params) {
   return std::make_shared<ChanceTTTGame>(params);
@@ -106,8 +98,7 @@ void ChanceTTTState::DoApplyAction(Action action) {
 }
 
 void ChanceTTTState::UndoAction(Player player, Action action) {
-  history_.pop_back();
-  --move_number_;
+  PopHistory();
   if (player == kChancePlayerId) {
     if (action != kNoBlock) b_ &= ~(1 << action);
     cp_ = kChancePlayerId;
@@ -121,10 +112,7 @@ void ChanceTTTState::UndoAction(Player player, Action action) {
 }
 
 std::vector<double> ChanceTTTState::Returns() const {
-  if (cp_ != kTerminalPlayerId) return {0.0, 0.0};
-  if (nxt_ == 1) return {1.0, -1.0};
-  if (nxt_ == -1) return {-1.0, 1.0};
-  return {0.0, 0.0};
+  return games::ZeroSumReturns(cp_ == kTerminalPlayerId ? nxt_ : 0);
 }
 
 std::string ChanceTTTState::ActionToString(Player player, Action action) const {
@@ -151,12 +139,6 @@ std::string ChanceTTTState::ToString() const {
   return out;
 }
 
-// The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
-// the history.
-std::string ChanceTTTState::InformationStateString(Player player) const { return HistoryString(); }
-
-std::string ChanceTTTState::ObservationString(Player player) const { return ToString(); }
-
 void ChanceTTTState::ObservationTensor(Player player, absl::Span<float> values) const {
   std::fill(values.begin(), values.end(), 0.0f);
   // Pieces: planes (empty, x, o, blocked) of 3 x 3, player to move next (2), chance (1).
@@ -172,58 +154,9 @@ void ChanceTTTState::ObservationTensor(Player player, absl::Span<float> values) 
   }
 }
 
-std::unique_ptr<open_spiel::State> ChanceTTTState::Clone() const {
-  return std::make_unique<ChanceTTTState>(*this);
-}
-
 std::string ChanceTTTState::SamplingText() const {
   return "(" + std::to_string(x_) + "," + std::to_string(o_) + "," + std::to_string(b_) + "," +
          std::to_string(cp_) + "," + std::to_string(nxt_) + ")";
 }
 
-namespace {
-
-// The twin of ChanceTTTEvaluator: lines still open (no opponent stone, no
-// block) weighted by stones, summed in the Python order, squashed with tanh.
-class ChanceTTTEvaluator : public Evaluator {
- public:
-  double Value(const open_spiel::State& state, int player) override {
-    const auto& s = static_cast<const ChanceTTTState&>(state);
-    if (s.IsTerminal()) return s.Returns()[player];
-    static constexpr double kWeights[4] = {0.0, 1.0 / 9.0, 1.0 / 3.0, 1.0};
-    const int x = s.x_stones(), o = s.o_stones(), b = s.blocked();
-    double sum = 0.0;
-    for (int m : kLines) {
-      if (b & m) continue;
-      const int a = x & m, c = o & m;
-      if (a) {
-        if (!c) sum += kWeights[std::popcount(unsigned(a))];
-      } else if (c) {
-        sum -= kWeights[std::popcount(unsigned(c))];
-      }
-    }
-    const double v = 0.99 * std::tanh(sum);
-    return player == 1 ? -v : v;
-  }
-};
-
-const bool kEvaluatorRegistered =
-    RegisterEvaluator(kShortName, [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
-      if (dynamic_cast<const ChanceTTTGame*>(&game) == nullptr) {
-        throw std::invalid_argument(
-            "the native chance_tic_tac_toe evaluator needs a chance_tic_tac_toe game, got " +
-            game.GetType().short_name);
-      }
-      return std::make_unique<ChanceTTTEvaluator>();
-    });
-
-const bool kKeysRegistered = RegisterKeyScheme(
-    kShortName,
-    KeyScheme{// The string prints every field of the position: board, blocks, player, result.
-              [](const open_spiel::State& state) { return state.ToString(); },
-              [](const open_spiel::State& state) {
-                return static_cast<const ChanceTTTState&>(state).SamplingText();
-              }});
-
-}  // namespace
 }  // namespace starspiel::chance_tic_tac_toe

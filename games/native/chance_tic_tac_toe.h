@@ -3,16 +3,23 @@
 #ifndef STARSPIEL_GAMES_NATIVE_CHANCE_TIC_TAC_TOE_H_
 #define STARSPIEL_GAMES_NATIVE_CHANCE_TIC_TAC_TOE_H_
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "games/native/common.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel::chance_tic_tac_toe {
 
 inline constexpr char kShortName[] = "chance_tic_tac_toe";
 inline constexpr int kNoBlock = 9;  // the chance outcome "nothing happens"
+// Rows, columns, diagonals: the Python module's _LINES, in its order (the
+// evaluator sums over them in this order).
+inline constexpr std::array<int, 8> kLines = {
+    0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124,
+};
 
 class ChanceTTTGame : public open_spiel::Game {
  public:
@@ -31,22 +38,16 @@ class ChanceTTTGame : public open_spiel::Game {
 };
 
 // A position of the Python ChanceTTTPosition: (x, o, blocked, cp, nxt).
-class ChanceTTTState : public open_spiel::State {
+class ChanceTTTState : public games::TurnState<ChanceTTTState, 0> {
  public:
-  explicit ChanceTTTState(std::shared_ptr<const open_spiel::Game> game) : State(game) {}
-  ChanceTTTState(const ChanceTTTState&) = default;
+  explicit ChanceTTTState(std::shared_ptr<const open_spiel::Game> game) : TurnState(game) {}
 
-  open_spiel::Player CurrentPlayer() const override { return cp_; }
   std::vector<open_spiel::Action> LegalActions() const override;
   std::vector<std::pair<open_spiel::Action, double>> ChanceOutcomes() const override;
   std::string ActionToString(open_spiel::Player player, open_spiel::Action action) const override;
   std::string ToString() const override;
-  bool IsTerminal() const override { return cp_ == open_spiel::kTerminalPlayerId; }
   std::vector<double> Returns() const override;
-  std::string InformationStateString(open_spiel::Player player) const override;
-  std::string ObservationString(open_spiel::Player player) const override;
   void ObservationTensor(open_spiel::Player player, absl::Span<float> values) const override;
-  std::unique_ptr<open_spiel::State> Clone() const override;
   void UndoAction(open_spiel::Player player, open_spiel::Action action) override;
 
   int x_stones() const { return x_; }
@@ -64,7 +65,6 @@ class ChanceTTTState : public open_spiel::State {
   int x_ = 0;
   int o_ = 0;
   int b_ = 0;
-  int cp_ = 0;
   // The player to move after a chance node; player 0's result at a terminal;
   // 0 at decision nodes.
   int nxt_ = 0;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,52 @@ int CheckInt(const open_spiel::GameParameters& params, const std::string& name, 
 
 // Python's repr() of an ASCII str.
 std::string Repr(const std::string& text);
+
+// The State members every custom game shares, for its concrete class `Derived`: the
+// Python games' info-state observer (IIGObserverForPublicInfoGame) prints the history,
+// their observation string is the state's string, and a clone copies the position.
+template <typename Derived>
+class CustomState : public open_spiel::State {
+ public:
+  using open_spiel::State::State;
+
+  std::string InformationStateString(open_spiel::Player player) const override {
+    return HistoryString();
+  }
+  std::string ObservationString(open_spiel::Player player) const override { return ToString(); }
+  std::unique_ptr<open_spiel::State> Clone() const override {
+    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+  }
+
+ protected:
+  // The bookkeeping every UndoAction starts with (State::UndoAction's).
+  void PopHistory() {
+    history_.pop_back();
+    --move_number_;
+  }
+};
+
+// A CustomState whose player to move is a field, cp_ (open_spiel::kTerminalPlayerId at the
+// end), starting at `kFirst`.
+template <typename Derived, int kFirst>
+class TurnState : public CustomState<Derived> {
+ public:
+  using CustomState<Derived>::CustomState;
+
+  open_spiel::Player CurrentPlayer() const override { return cp_; }
+  bool IsTerminal() const override { return cp_ == open_spiel::kTerminalPlayerId; }
+
+ protected:
+  int cp_ = kFirst;
+};
+
+// The returns of a two-player zero-sum game that player 0 ended with `result` (+1 a win,
+// -1 a loss, 0 a draw), as the Python games return them (no -0.0).
+inline std::vector<double> ZeroSumReturns(int result) {
+  if (result == 1) return {1.0, -1.0};
+  if (result == -1) return {-1.0, 1.0};
+  return {0.0, 0.0};
+}
 
 // Cell i of a bit board.
 inline bool Bit(std::uint64_t mask, int i) { return (mask >> i) & 1; }

@@ -6,8 +6,6 @@
 #include <set>
 #include <stdexcept>
 
-#include "bots/native/evaluator.h"
-#include "bots/native/keys.h"
 #include "games/native/common.h"
 
 namespace starspiel::dice {
@@ -106,7 +104,7 @@ std::unique_ptr<open_spiel::State> DiceGame::NewInitialState() const {
 }
 
 DiceState::DiceState(std::shared_ptr<const open_spiel::Game> game)
-    : State(game), rules_(static_cast<const DiceGame&>(*game).rules_ptr()) {}
+    : TurnState(game), rules_(static_cast<const DiceGame&>(*game).rules_ptr()) {}
 
 std::vector<Action> DiceState::LegalActions() const {
   const Rules& r = *rules_;
@@ -159,8 +157,7 @@ void DiceState::DoApplyAction(Action action) {
 }
 
 void DiceState::UndoAction(Player player, Action action) {
-  history_.pop_back();
-  --move_number_;
+  PopHistory();
   if (player == kChancePlayerId) {
     x_ = cp_;  // the roller
     cp_ = kChancePlayerId;
@@ -174,10 +171,7 @@ void DiceState::UndoAction(Player player, Action action) {
 }
 
 std::vector<double> DiceState::Returns() const {
-  if (cp_ != kTerminalPlayerId) return {0.0, 0.0};
-  if (x_ == 1) return {1.0, -1.0};
-  if (x_ == -1) return {-1.0, 1.0};
-  return {0.0, 0.0};
+  return games::ZeroSumReturns(cp_ == kTerminalPlayerId ? x_ : 0);
 }
 
 std::string DiceState::ActionToString(Player player, Action action) const {
@@ -216,12 +210,6 @@ std::string DiceState::StatusString() const {
 
 std::string DiceState::ToString() const { return BoardString() + "\n" + StatusString(); }
 
-// The Python game's info-state observer (IIGObserverForPublicInfoGame) prints
-// the history.
-std::string DiceState::InformationStateString(Player player) const { return HistoryString(); }
-
-std::string DiceState::ObservationString(Player player) const { return ToString(); }
-
 void DiceState::ObservationTensor(Player player, absl::Span<float> values) const {
   const Rules& r = *rules_;
   std::fill(values.begin(), values.end(), 0.0f);
@@ -239,76 +227,9 @@ void DiceState::ObservationTensor(Player player, absl::Span<float> values) const
   }
 }
 
-std::unique_ptr<open_spiel::State> DiceState::Clone() const {
-  return std::make_unique<DiceState>(*this);
-}
-
 std::string DiceState::SamplingText() const {
   return "(DiceRules," + std::to_string(b0_) + "," + std::to_string(b1_) + "," +
          std::to_string(cp_) + "," + std::to_string(x_) + ")";
 }
 
-namespace {
-
-// The twin of games/dice.py's DiceEvaluator: open k-windows weighted by
-// stones, squashed with tanh, summed in the same order for equal bits.
-class DiceEvaluator : public Evaluator {
- public:
-  explicit DiceEvaluator(const DiceGame& game) : rules_(game.rules()) {
-    for (int s = 0; s <= rules_.k; ++s) {
-      weights_.push_back(s == 0 ? 0.0 : std::pow(3.0, s - 1) / std::pow(3.0, rules_.k - 1));
-    }
-  }
-
-  double Value(const open_spiel::State& state, int player) override {
-    const auto& s = static_cast<const DiceState&>(state);
-    if (s.IsTerminal()) return s.Returns()[player];
-    const std::uint64_t b0 = s.x_stones(), b1 = s.o_stones();
-    double sum = 0.0;
-    for (std::uint64_t m : rules_.windows) {
-      const std::uint64_t a = b0 & m, b = b1 & m;
-      if (a) {
-        if (!b) sum += weights_[std::popcount(a)];
-      } else if (b) {
-        sum -= weights_[std::popcount(b)];
-      }
-    }
-    const double v = 0.99 * std::tanh(sum);
-    return player == 1 ? -v : v;
-  }
-
- private:
-  const Rules rules_;
-  std::vector<double> weights_;
-};
-
-const bool kEvaluatorRegistered =
-    RegisterEvaluator("dice", [](const open_spiel::Game& game) -> std::unique_ptr<Evaluator> {
-      const auto* dice = dynamic_cast<const DiceGame*>(&game);
-      if (dice == nullptr) {
-        throw std::invalid_argument("the native dice evaluator needs a dice game, got " +
-                                    game.GetType().short_name);
-      }
-      return std::make_unique<DiceEvaluator>(*dice);
-    });
-
-const bool kKeysRegistered = RegisterKeyScheme(
-    kShortName,
-    KeyScheme{// The string prints every field of the position: board, player, line.
-              [](const open_spiel::State& state) { return state.ToString(); },
-              [](const open_spiel::State& state) {
-                return static_cast<const DiceState&>(state).SamplingText();
-              },
-              // The same partition from the position's fields, without building the string.
-              [](const open_spiel::State& state) {
-                const auto& dice = static_cast<const DiceState&>(state);
-                Key key = ExtendDigest(0xD1CE, dice.x_stones());
-                key = ExtendDigest(key, dice.o_stones());
-                const auto player = static_cast<std::uint32_t>(dice.CurrentPlayer() + 8);
-                return ExtendDigest(key, static_cast<std::uint64_t>(player) << 32 |
-                                             static_cast<std::uint32_t>(dice.aux()));
-              },
-              [](const open_spiel::State& state) { return typeid(state) == typeid(DiceState); }});
-
-}  // namespace
 }  // namespace starspiel::dice

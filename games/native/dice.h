@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "games/native/common.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel::dice {
@@ -63,22 +64,16 @@ class DiceGame : public open_spiel::Game {
 };
 
 // A position of games/dice.py's DicePosition: (b0, b1, cp, x).
-class DiceState : public open_spiel::State {
+class DiceState : public games::TurnState<DiceState, open_spiel::kChancePlayerId> {
  public:
   explicit DiceState(std::shared_ptr<const open_spiel::Game> game);
-  DiceState(const DiceState&) = default;
 
-  open_spiel::Player CurrentPlayer() const override { return cp_; }
   std::vector<open_spiel::Action> LegalActions() const override;
   std::vector<std::pair<open_spiel::Action, double>> ChanceOutcomes() const override;
   std::string ActionToString(open_spiel::Player player, open_spiel::Action action) const override;
   std::string ToString() const override;
-  bool IsTerminal() const override { return cp_ == open_spiel::kTerminalPlayerId; }
   std::vector<double> Returns() const override;
-  std::string InformationStateString(open_spiel::Player player) const override;
-  std::string ObservationString(open_spiel::Player player) const override;
   void ObservationTensor(open_spiel::Player player, absl::Span<float> values) const override;
-  std::unique_ptr<open_spiel::State> Clone() const override;
   void UndoAction(open_spiel::Player player, open_spiel::Action action) override;
 
   std::uint64_t x_stones() const { return b0_; }
@@ -100,7 +95,6 @@ class DiceState : public open_spiel::State {
   std::shared_ptr<const Rules> rules_;
   std::uint64_t b0_ = 0;
   std::uint64_t b1_ = 0;
-  int cp_ = open_spiel::kChancePlayerId;
   int x_ = 0;
 };
 

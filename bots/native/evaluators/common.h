@@ -7,11 +7,13 @@
 #ifndef STARSPIEL_BOTS_NATIVE_EVALUATORS_COMMON_H_
 #define STARSPIEL_BOTS_NATIVE_EVALUATORS_COMMON_H_
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <typeinfo>
 #include <vector>
 
+#include "bots/native/evaluator.h"
 #include "open_spiel/game_parameters.h"
 #include "open_spiel/spiel.h"
 
@@ -30,6 +32,20 @@ inline void CheckGameName(const open_spiel::Game& game, const std::string& expec
     throw std::invalid_argument(cls + " evaluates game '" + expected + "', got game '" + name +
                                 "'; use make_evaluator('default', game) to pick the right one");
   }
+}
+
+// Registers the evaluator `name` of the games of class `GameClass` (a C++ custom game of
+// games/native/): `make(game)` builds it; any other game is refused, naming it.
+template <typename GameClass, typename Make>
+bool RegisterGameEvaluator(const std::string& name, Make make) {
+  return RegisterEvaluator(name, [name, make](const open_spiel::Game& game) {
+    const auto* typed = dynamic_cast<const GameClass*>(&game);
+    if (typed == nullptr) {
+      throw std::invalid_argument("the native " + name + " evaluator needs a " + name +
+                                  " game, got " + game.GetType().short_name);
+    }
+    return std::unique_ptr<Evaluator>(make(*typed));
+  });
 }
 
 // params.get(key, default) of a Python evaluator, for int and bool values.

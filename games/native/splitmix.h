@@ -1,9 +1,9 @@
 // The one random generator of both engines: SplitMix64 seeded by (seed, key), the
-// C++ twin of games/_rng.py (its docstrings and docs/guide/random_numbers.md define it).
+// C++ twin of games/splitmix.py (its docstrings and docs/guide/random_numbers.md define it).
 // Ballard's random trees and MCMS's draws use it, so both engines build the same
 // trees and draw the same outcomes.
-#ifndef STARSPIEL_BOTS_NATIVE_SPLITMIX_H_
-#define STARSPIEL_BOTS_NATIVE_SPLITMIX_H_
+#ifndef STARSPIEL_GAMES_NATIVE_SPLITMIX_H_
+#define STARSPIEL_GAMES_NATIVE_SPLITMIX_H_
 
 #include <algorithm>
 #include <cmath>
@@ -43,7 +43,7 @@ inline std::uint64_t SeedState(std::uint64_t seed, std::uint64_t key_hash) {
 class SplitMix64 {
  public:
   explicit SplitMix64(std::uint64_t state) : state_(state) {}
-  // The generator of (seed, key), key in UTF-8 (games/_rng.py SplitMix64.seeded).
+  // The generator of (seed, key), key in UTF-8 (games/splitmix.py SplitMix64.seeded).
   static SplitMix64 Seeded(std::uint64_t seed, std::string_view key) {
     return SplitMix64(SeedState(seed, Fnv1a64(key)));
   }
@@ -110,4 +110,4 @@ class SplitMix64 {
 
 }  // namespace starspiel::splitmix
 
-#endif  // STARSPIEL_BOTS_NATIVE_SPLITMIX_H_
+#endif  // STARSPIEL_GAMES_NATIVE_SPLITMIX_H_
