@@ -203,7 +203,12 @@ def can_play_game(name: str, game: pyspiel.Game, player_id: int) -> bool:
     if name == "mcts":
         return game.get_type().reward_model != pyspiel.GameType.RewardModel.REWARDS
     try:
-        check_game_supported(game, name)
+        if name == "gnubg":
+            from bots.yardsticks.gnubg import objective_for  # noqa: PLC0415 - its users pay
+
+            objective_for(game)
+        else:
+            check_game_supported(game, name)
     except ValueError:
         return False
     return True

@@ -185,12 +185,21 @@ def mermaid(root: Path = ROOT) -> str:
             lines.append(f'    {_node_id(box)}["{box}"]')
         lines.append("  end")
     links = sorted((s, t) for s, targets in arrows.items() for t in targets)
-    up = [i for i, (s, t) in enumerate(links) if (floor(t) or 0) > (floor(s) or 0)]
-    for index, (source, target) in enumerate(links):
-        label = '|"UP: forbidden"|' if index in up else ""
-        lines.append(f"  {_node_id(source)} -->{label} {_node_id(target)}")
+    up = [(s, t) for s, t in links if (floor(t) or 0) > (floor(s) or 0)]
+    # Arrows up first, one a line, so that linkStyle's indices 0.. are theirs; the rest one
+    # line per importer (Mermaid's "a --> b & c").
+    for source, target in up:
+        lines.append(f'  {_node_id(source)} -->|"UP: forbidden"| {_node_id(target)}')
+    down: dict[str, list[str]] = {}
+    for source, target in links:
+        if (source, target) not in up:
+            down.setdefault(source, []).append(_node_id(target))
+    for source, targets in down.items():
+        lines.append(f"  {_node_id(source)} --> {' & '.join(targets)}")
     if up:
-        lines.append(f"  linkStyle {','.join(map(str, up))} stroke:red,stroke-width:3px")
+        lines.append(
+            f"  linkStyle {','.join(map(str, range(len(up))))} stroke:red,stroke-width:3px"
+        )
     lines.append("```")
     return "\n".join(lines)
 

@@ -105,10 +105,11 @@ GNUBG_BOTS = (
     f"mcms(time_limit={TIME_LIMIT:g})",
     FAIR_MCTS,
 )
-# Fixed before any game so that the study fits about 2 hours on 2 workers (3,210 games at
-# the pilot's 3.9 s): win rates of 0.555 and 0.445 (gnubg against one bot) are told apart,
-# and a bot's 95% interval on its win rate against gnubg is about +-0.04.
-GNUBG_DIFFERENCE = 0.11
+# Fixed before any game so that the study fits the session it ran in, about 45 minutes on 2
+# workers (1,320 games at the pilot's 3.9 s): a bot's win rate of 0.415 against gnubg is told
+# from 0.585 (80% power), and its 95% interval is about +-0.06. (0.11, the first sizing, took
+# 3,210 games, 1.7 hours: more than the session had once the refactor of issue 77 was done.)
+GNUBG_DIFFERENCE = 0.17
 # The check: gnubg 2-ply should beat 0-ply. The two differ, so a pair's two games differ
 # on the same dice (gnubg against itself at one setting would replay each pair twice).
 GNUBG_CHECK_BOTS = ("gnubg(plies=2)", "gnubg(plies=0)")
