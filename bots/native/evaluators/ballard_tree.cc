@@ -1,5 +1,5 @@
-// Native twin of bots/evaluators/ballard_tree.py (BallardEvaluator) and the
-// transposition keys of the C++ Ballard tree (games/native/ballard_tree.h).
+// Native twin of bots/evaluators/ballard_tree.py (BallardEvaluator) for the C++ Ballard
+// tree (games/native/ballard_tree.h); its keys are in bots/native/adapters/ballard_tree.cc.
 #include "games/native/ballard_tree.h"
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Native twin of bots/evaluators/chance_tic_tac_toe.py (ChanceTTTEvaluator) and the
-// transposition keys of the C++ chance tic-tac-toe (games/native/chance_tic_tac_toe.h).
+// Native twin of bots/evaluators/chance_tic_tac_toe.py (ChanceTTTEvaluator) for the C++
+// game (games/native/chance_tic_tac_toe.h); its keys are in its adapter (adapters/).
 #include "games/native/chance_tic_tac_toe.h"
 
 #include <bit>
