@@ -7,7 +7,8 @@ them with ``option_settings()``) and ``BOT_SETTINGS``, the bots' own parameters
 (the clock, the engine, ChanceProbCut's calibration, MCTS's and the random
 bot's). Everything else derives from them: the checks and their messages
 (``Setting.check``), the names each bot accepts (``accepted``), the bots'
-per-game defaults (``GAME_DEFAULTS``), the settings the native engine receives
+per-game defaults (``GAME_DEFAULTS``, from the games' adapters in bots/adapters/,
+which this module names none of), the settings the native engine receives
 (``SearchOptions.native_settings`` and ``NATIVE_INPUTS``, compared with the C++
 list by tests/test_settings_table.py) and the parameter tables of
 docs/guide/bots.md (``python -m bots.settings_docs``).
@@ -25,6 +26,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any, TypeVar, cast
 
+from bots.adapters import setting_defaults
 from bots.keys import KeyFunction
 from bots.mcts import MCTS_EVALUATORS
 from bots.probcut_models import ProbCutSettings
@@ -47,7 +49,8 @@ LEVELS = ("bot", "calibration", "search", "study")
 
 @dataclasses.dataclass(frozen=True)
 class GameDefault:
-    """Some bots' default for one setting in some games, and the measurement behind it."""
+    """Some bots' default for one setting in some games, and the measurement behind it: the
+    games' adapters' ``SettingDefault`` entries with the same bots, value and reason, in one."""
 
     bots: tuple[str, ...]
     games: tuple[str, ...]
@@ -74,8 +77,19 @@ class Setting:
     native: bool = False  # sent to the native engine under its own name
     bot_default: Any = None  # make_bot's default where it differs from ``default``
     default_text: str = ""  # the default in words, where a value cannot say it
-    game_defaults: tuple[GameDefault, ...] = ()
     hint: str = ""  # appended to a refused choice
+
+    @property
+    def game_defaults(self) -> tuple[GameDefault, ...]:
+        """The row's per-game defaults, as the games' adapters register them (bots/adapters/)."""
+        merged: dict[tuple[Any, ...], list[str]] = {}
+        for game, entry in setting_defaults(self.name):
+            if set(entry.bots) <= set(self.bots):
+                merged.setdefault((entry.bots, entry.value, entry.reason), []).append(game)
+        return tuple(
+            GameDefault(bots, tuple(games), value, reason)
+            for (bots, value, reason), games in merged.items()
+        )
 
     @property
     def accepts(self) -> str:
@@ -157,7 +171,7 @@ class StudySwitches:
 
     Each changes how many nodes a search visits (never its value, except
     ``deeper_cutoffs``); the studies keep them as the papers counted, and the
-    bots' per-game defaults (``GAME_DEFAULTS``) turn some on.
+    bots' per-game defaults (``GAME_DEFAULTS``, from the games' adapters) turn some on.
     """
 
     reuse_probes: bool = _option(
@@ -182,29 +196,10 @@ class StudySwitches:
         "Ballard's probe-every-child phase",
         bots=_REACHABLE_BOTS,
         native=True,
-        game_defaults=(
-            GameDefault(
-                ("star2",),
-                ("pig",),
-                True,
-                "hopeless probes skipped: about half the CPU at depth 7 "
-                "(docs/guide/bots.md#per-game-defaults-and-why)",
-            ),
-            GameDefault(
-                ("chanceprobcut",),
-                ("pig",),
-                True,
-                "hopeless probes skipped: 24-67% less CPU at depths 6-9, same moves "
-                "(docs/guide/bots.md#per-game-defaults-and-why)",
-            ),
-        ),
     )
 
     def __post_init__(self) -> None:
         _check_fields(self, "study")
-
-
-_ORDERING_SECTION = "docs/guide/bots.md#per-game-defaults-and-why"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -254,15 +249,6 @@ class SearchOptions:
         bots=SEARCH_BOTS,
         minimum=1,
         native=True,
-        game_defaults=(
-            GameDefault(
-                ("star2", "chanceprobcut"),
-                ("dice", "einstein_wurfelt_nicht"),
-                1,
-                "an action is the same move in every position, so history orders depth 1 "
-                f"too ({_ORDERING_SECTION})",
-            ),
-        ),
     )
     static_ordering: bool = _option(
         False,
@@ -271,15 +257,6 @@ class SearchOptions:
         "evaluator's value of the position after them",
         bots=SEARCH_BOTS,
         native=True,
-        game_defaults=(
-            GameDefault(
-                ("star2",),
-                ("backgammon",),
-                True,
-                f"Hauk et al.'s ordering by the evaluator: -16% nodes at depth 3 "
-                f"({_ORDERING_SECTION})",
-            ),
-        ),
     )
     probing_factor: int | None = _option(
         None,
@@ -425,8 +402,8 @@ def native_setting_names() -> tuple[str, ...]:
     return tuple(row.name for row in option_settings() if row.native) + tuple(NATIVE_INPUTS)
 
 
-# ChanceProbCut's t where no per-game default sets one: in backgammon t changes neither
-# speed nor depth (docs/guide/chanceprobcut.md#choosing-t).
+# ChanceProbCut's t where no per-game default sets one: where it was measured on a
+# game without one, t changed neither speed nor depth (docs/guide/chanceprobcut.md#choosing-t).
 _T_SECTION = "docs/guide/chanceprobcut.md#choosing-t"
 
 BOT_SETTINGS: tuple[Setting, ...] = (
@@ -502,14 +479,6 @@ BOT_SETTINGS: tuple[Setting, ...] = (
         ("chanceprobcut",),
         "calibration",
         minimum=0,
-        game_defaults=(
-            GameDefault(
-                ("chanceprobcut",),
-                ("pig", "dice", "einstein_wurfelt_nicht"),
-                0.5,
-                f"as strong as 1.5 at equal time, and deeper sooner ({_T_SECTION})",
-            ),
-        ),
     ),
     Setting(
         "calibration",
@@ -659,8 +628,8 @@ def _game_defaults() -> dict[str, dict[str, dict[str, Any]]]:
 
 # Per bot and game, settings that made the bot complete its depths sooner; a spec's own
 # parameters still win, and the engine's defaults stay off so the studies' counts stay.
-# One reason each, in the rows' game_defaults. (No probing factor k > 1 paid in any game:
-# docs/guide/bots.md#per-game-defaults-and-why.)
+# One reason each, in the games' adapters (bots/adapters/<game>.py). (No probing factor
+# k > 1 paid in any game: docs/guide/bots.md#per-game-defaults-and-why.)
 GAME_DEFAULTS: Mapping[str, Mapping[str, Mapping[str, Any]]] = _game_defaults()
 
 

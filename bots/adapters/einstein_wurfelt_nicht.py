@@ -1,4 +1,5 @@
-"""einstein_wurfelt_nicht's adapter: its table key adds what its string omits."""
+"""einstein_wurfelt_nicht's adapter: its table key adds what its string omits, and the
+bots' per-game defaults in it."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from bots.adapters.registry import GameAdapter, register
+from bots.adapters.shared_defaults import HISTORY_FROM_DEPTH_ONE, PROBCUT_LOW_T
 
 
 def einstein_key(state: Any) -> Hashable:
@@ -16,4 +18,9 @@ def einstein_key(state: Any) -> Hashable:
     return (player, str(state), state.move_number() % 4, die)
 
 
-register("einstein_wurfelt_nicht", GameAdapter(key=einstein_key))
+DEFAULTS = (
+    HISTORY_FROM_DEPTH_ONE,
+    PROBCUT_LOW_T,
+)
+
+register("einstein_wurfelt_nicht", GameAdapter(key=einstein_key, defaults=DEFAULTS))

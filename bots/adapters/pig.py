@@ -1,8 +1,10 @@
-"""pig's adapter: its table key is its bare string, its draws are seeded by (player, string)."""
+"""pig's adapter: its table key is its bare string, its draws are seeded by (player,
+string), and the bots' per-game defaults in pig."""
 
 from __future__ import annotations
 
-from bots.adapters.registry import GameAdapter, register
+from bots.adapters.registry import GameAdapter, SettingDefault, register
+from bots.adapters.shared_defaults import PROBCUT_LOW_T
 from bots.keys import KeyFunction, string_key
 
 # Pig prints the scores, the turn total, the player and whether a roll is pending
@@ -10,6 +12,24 @@ from bots.keys import KeyFunction, string_key
 # and the builtin costs no Python frame per lookup.
 pig_key: KeyFunction = str
 
+DEFAULTS = (
+    SettingDefault(
+        "reachable_probes",
+        ("star2",),
+        True,
+        "hopeless probes skipped: about half the CPU at depth 7 "
+        "(docs/guide/bots.md#per-game-defaults-and-why)",
+    ),
+    SettingDefault(
+        "reachable_probes",
+        ("chanceprobcut",),
+        True,
+        "hopeless probes skipped: 24-67% less CPU at depths 6-9, same moves "
+        "(docs/guide/bots.md#per-game-defaults-and-why)",
+    ),
+    PROBCUT_LOW_T,
+)
+
 # MCMS seeds pig's draws with the (player, string) key, so the sampled trees stay those
 # of docs/guide/mcms.md.
-register("pig", GameAdapter(key=pig_key, sampling_key=string_key))
+register("pig", GameAdapter(key=pig_key, sampling_key=string_key, defaults=DEFAULTS))

@@ -1,9 +1,9 @@
 """The registry of per-game adapters: what the Python engine knows of one game, by its
-short name (its table key and MCMS's sampling key).
+short name (its table key, MCMS's sampling key and the bots' per-game defaults).
 
 Each game's adapter is one module, ``bots/adapters/<game>.py``, that registers itself
 here; ``bots.adapters`` imports them all. The generic search (``bots/keys.py``, the
-searchers, ``bots/ordering.py``) names no game: adding a game's fast path touches its
+searchers, ``bots/ordering.py``) and ``bots/options.py`` name no game: adding a game's fast path touches its
 adapter and nothing in the search (``tests/test_adapters.py`` checks).
 """
 
@@ -11,10 +11,22 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import pyspiel
 
 from bots.keys import KeyFunction, history_key
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SettingDefault:
+    """Some bots' default for one setting (a row of bots/options.py) in the adapter's game,
+    and the measurement behind it; a spec's own parameters still win."""
+
+    setting: str
+    bots: tuple[str, ...]
+    value: Any
+    reason: str
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -25,11 +37,13 @@ class GameAdapter:
     ``sampling_key`` seeds MCMS's draws where it differs from ``key`` (None: ``key``).
     ``twin``: the C++ twin of a Python game in games/, keyed by its string but sampled
     with the Python position rebuilt from it, so its draws are those of the Python twin.
+    ``defaults``: the bots' per-game defaults in this game (bots/options.py reads them).
     """
 
     key: KeyFunction
     sampling_key: KeyFunction | None = None
     twin: bool = False
+    defaults: tuple[SettingDefault, ...] = ()
 
 
 ADAPTERS: dict[str, GameAdapter] = {}
@@ -89,6 +103,17 @@ def default_key_function(game: pyspiel.Game) -> KeyFunction:
     from games import plain_name  # noqa: PLC0415 - importing this module registers no game
 
     return KEY_FUNCTIONS.get(plain_name(game.get_type().short_name), history_key)
+
+
+def setting_defaults(setting: str) -> list[tuple[str, SettingDefault]]:
+    """The registered per-game defaults of ``setting``, as (game, default), in
+    registration order."""
+    return [
+        (name, default)
+        for name, adapter in ADAPTERS.items()
+        for default in adapter.defaults
+        if default.setting == setting
+    ]
 
 
 def twin_names() -> list[str]:

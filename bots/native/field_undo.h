@@ -1,11 +1,13 @@
-// In-place search for games whose UndoAction is missing (pig, catch, 2048) or
-// unsound (einstein_wurfelt_nicht, backgammon) in OpenSpiel 2.0.2.
+// In-place search for games whose UndoAction is missing or unsound in OpenSpiel
+// 2.0.2 (the adapters say which).
 //
 // Cloning a state copies its whole history, and the ApplyAction after the
-// clone copies it again as the vector grows: in pig that was most of a node's
-// cost. Here the fields an ApplyAction can change are saved before it and
+// clone copies it again as the vector grows: in some games that was most of a
+// node's cost. Here the fields an ApplyAction can change are saved before it and
 // written back after, so the searcher applies and restores instead of
-// cloning. The states visited are the same, so node counts do not move.
+// cloning. The states visited are the same, so node counts do not move. The
+// restorers themselves are in the games' adapters (adapters/registry.h), written
+// with field_lists.h; this file holds what every game's restorer shares.
 #ifndef STARSPIEL_BOTS_NATIVE_FIELD_UNDO_H_
 #define STARSPIEL_BOTS_NATIVE_FIELD_UNDO_H_
 
@@ -19,7 +21,7 @@
 namespace starspiel {
 
 // What a restorer saves: the base State's history length and move number, and
-// the game's own fields in `fields` (trivially copyable structs, see the .cc).
+// the game's own fields in `fields` (trivially copyable structs, field_lists.h).
 struct Snapshot {
   std::size_t history_size = 0;
   int move_number = 0;
@@ -28,7 +30,6 @@ struct Snapshot {
 };
 
 struct FieldRestorer {
-  const char* game;  // the game's short name
   bool (*applies)(const open_spiel::State& state);
   void (*save)(const open_spiel::State& state, Snapshot* snapshot);
   // Writes the saved fields back; the history is cut to its saved length.
@@ -36,7 +37,7 @@ struct FieldRestorer {
   // Applies a move as the game's ApplyAction does (the same fields, history and move
   // number), without its allocations; false, the state untouched, where it does not
   // (moves it leaves to the game), and the caller applies the move itself. Called on
-  // non-terminal states only: the searcher moves from no other, and 2048's terminal test
+  // non-terminal states only: the searcher moves from no other, and a game's terminal test
   // (a scan of the board) is what its apply exists to skip. nullptr where the game has none.
   bool (*apply)(open_spiel::State* state, open_spiel::Action action);
   // `apply`, saving in the snapshot only what the move changes (a few fields where `save`
@@ -95,8 +96,8 @@ std::vector<open_spiel::Action> FastApplyMismatches(const FieldRestorer& restore
 std::vector<open_spiel::Action> FastRestoreMismatches(const FieldRestorer& restorer,
                                                       const open_spiel::State& state);
 
-// The restorer for `game`'s states, or nullptr where it has none, `state` is not
-// of the class it was written for (a Python twin, say), or the fast paths that
+// The restorer for `game`'s states (its adapter's, adapters/registry.cc), or nullptr where it has
+// none, `state` is not of the class it was written for (a Python twin, say), or the fast paths that
 // read OpenSpiel's private fields are off (internals_gate.h).
 const FieldRestorer* FindFieldRestorer(const std::string& game, const open_spiel::State& state);
 

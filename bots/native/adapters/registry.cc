@@ -48,4 +48,11 @@ FastPlayer FastPlayerFor(const std::string& game) {
   return adapter->player;
 }
 
+const FieldRestorer* FindFieldRestorer(const std::string& game, const open_spiel::State& state) {
+  if (!FieldPathsOn()) return nullptr;
+  const GameAdapter* adapter = FindGameAdapter(game);
+  if (adapter == nullptr || adapter->restorer == nullptr) return nullptr;
+  return adapter->restorer->applies(state) ? adapter->restorer : nullptr;
+}
+
 }  // namespace starspiel

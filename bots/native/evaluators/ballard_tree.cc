@@ -1,5 +1,5 @@
-// Native twin of bots/evaluators/ballard_tree.py (BallardEvaluator) and the
-// transposition keys of the C++ Ballard tree (games/native/ballard_tree.h).
+// Native twin of bots/evaluators/ballard_tree.py (BallardEvaluator) for the C++ Ballard
+// tree (games/native/ballard_tree.h); its keys are in bots/native/adapters/ballard_tree.cc.
 #include "games/native/ballard_tree.h"
 
 #include <cstdint>
@@ -9,7 +9,6 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "bots/native/keys.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel::ballard_tree {
@@ -28,25 +27,6 @@ class BallardEvaluator : public Evaluator {
 
 const bool kEvaluatorRegistered = evaluators::RegisterGameEvaluator<BallardGame>(
     kShortName, [](const BallardGame&) { return std::make_unique<BallardEvaluator>(); });
-
-const bool kKeysRegistered = RegisterKeyScheme(
-    kShortName,
-    KeyScheme{
-        // The string prints the path (which determines the value): the position.
-        [](const open_spiel::State& state) { return state.ToString(); },
-        [](const open_spiel::State& state) {
-          return static_cast<const BallardState&>(state).SamplingText();
-        },
-        // The same partition from the path alone (the value and the node kind follow
-        // from it), without building the string.
-        [](const open_spiel::State& state) {
-          Key key = 0xBA11;
-          for (int arc : static_cast<const BallardState&>(state).path()) {
-            key = ExtendDigest(key, static_cast<std::uint64_t>(arc));
-          }
-          return key;
-        },
-        [](const open_spiel::State& state) { return typeid(state) == typeid(BallardState); }});
 
 }  // namespace
 }  // namespace starspiel::ballard_tree

@@ -14,7 +14,6 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "bots/native/keys.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
@@ -137,17 +136,3 @@ const bool kRegistered = RegisterEvaluator(cs::kShortName, MakeCantStopEvaluator
 
 }  // namespace
 }  // namespace starspiel
-
-namespace starspiel::cant_stop {
-namespace {
-
-const bool kKeysRegistered =
-    RegisterKeyScheme(kShortName,
-                      KeyScheme{// The string prints every field of the position.
-                                [](const open_spiel::State& state) { return state.ToString(); },
-                                [](const open_spiel::State& state) {
-                                  return static_cast<const CantStopState&>(state).SamplingText();
-                                }});
-
-}  // namespace
-}  // namespace starspiel::cant_stop

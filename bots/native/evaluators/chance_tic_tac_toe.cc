@@ -1,5 +1,5 @@
-// Native twin of bots/evaluators/chance_tic_tac_toe.py (ChanceTTTEvaluator) and the
-// transposition keys of the C++ chance tic-tac-toe (games/native/chance_tic_tac_toe.h).
+// Native twin of bots/evaluators/chance_tic_tac_toe.py (ChanceTTTEvaluator) for the C++
+// game (games/native/chance_tic_tac_toe.h); its keys are in its adapter (adapters/).
 #include "games/native/chance_tic_tac_toe.h"
 
 #include <bit>
@@ -9,7 +9,6 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "bots/native/keys.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel::chance_tic_tac_toe {
@@ -41,14 +40,6 @@ class ChanceTTTEvaluator : public Evaluator {
 
 const bool kEvaluatorRegistered = evaluators::RegisterGameEvaluator<ChanceTTTGame>(
     kShortName, [](const ChanceTTTGame&) { return std::make_unique<ChanceTTTEvaluator>(); });
-
-const bool kKeysRegistered = RegisterKeyScheme(
-    kShortName,
-    KeyScheme{// The string prints every field of the position: board, blocks, player, result.
-              [](const open_spiel::State& state) { return state.ToString(); },
-              [](const open_spiel::State& state) {
-                return static_cast<const ChanceTTTState&>(state).SamplingText();
-              }});
 
 }  // namespace
 }  // namespace starspiel::chance_tic_tac_toe

@@ -1,5 +1,5 @@
-// Native twin of bots/evaluators/dice.py (DiceEvaluator) and the transposition keys of
-// the C++ dice game (games/native/dice.h): the bots floor's view of that game.
+// Native twin of bots/evaluators/dice.py (DiceEvaluator) of the C++ dice game
+// (games/native/dice.h). Its transposition keys are in its adapter (bots/native/adapters/dice.cc).
 #include "games/native/dice.h"
 
 #include <bit>
@@ -12,7 +12,6 @@
 
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
-#include "bots/native/keys.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel::dice {
@@ -52,24 +51,6 @@ class DiceEvaluator : public Evaluator {
 
 const bool kEvaluatorRegistered = evaluators::RegisterGameEvaluator<DiceGame>(
     kShortName, [](const DiceGame& game) { return std::make_unique<DiceEvaluator>(game); });
-
-const bool kKeysRegistered = RegisterKeyScheme(
-    kShortName,
-    KeyScheme{// The string prints every field of the position: board, player, line.
-              [](const open_spiel::State& state) { return state.ToString(); },
-              [](const open_spiel::State& state) {
-                return static_cast<const DiceState&>(state).SamplingText();
-              },
-              // The same partition from the position's fields, without building the string.
-              [](const open_spiel::State& state) {
-                const auto& dice = static_cast<const DiceState&>(state);
-                Key key = ExtendDigest(0xD1CE, dice.x_stones());
-                key = ExtendDigest(key, dice.o_stones());
-                const auto player = static_cast<std::uint32_t>(dice.CurrentPlayer() + 8);
-                return ExtendDigest(key, static_cast<std::uint64_t>(player) << 32 |
-                                             static_cast<std::uint32_t>(dice.aux()));
-              },
-              [](const open_spiel::State& state) { return typeid(state) == typeid(DiceState); }});
 
 }  // namespace
 }  // namespace starspiel::dice

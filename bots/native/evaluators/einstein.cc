@@ -6,10 +6,10 @@
 #include <cmath>
 #include <memory>
 
+#include "bots/native/adapters/einstein_wurfelt_nicht_fields.h"
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
 #include "bots/native/internals_gate.h"
-#include "bots/native/openspiel_internals.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {

@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <memory>
 
+#include "bots/native/adapters/game_2048_fields.h"
 #include "bots/native/evaluator.h"
 #include "bots/native/evaluators/common.h"
 #include "bots/native/internals_gate.h"
-#include "bots/native/openspiel_internals.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
