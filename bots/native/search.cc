@@ -97,7 +97,7 @@ bool Searcher::ProbedMove::Decides(double alpha, double beta) const {
          (value >= window_high && value >= beta);
 }
 
-// mirrors: bots/star.py StarSearcher.__init__
+// mirrors: bots/star.py StarSearcher._configure
 Searcher::Searcher(std::shared_ptr<const open_spiel::Game> game, SearchOptions options,
                    LeafFunction leaf, std::string evaluator_name)
     : game_(std::move(game)),
@@ -1091,7 +1091,7 @@ std::unique_ptr<Searcher::ProbedChild> Searcher::StartProbing(const Node& child,
   return record;
 }
 
-// mirrors: bots/probcut.py ProbCutSettings.model_for
+// mirrors: bots/probcut_models.py ProbCutSettings.model_for
 const ProbCutModel& Searcher::ModelFor(int depth) const {
   const auto& models = options_.probcut_models;
   auto it = models.find(depth);
