@@ -408,18 +408,17 @@ class ExpectiminimaxSearcher(SearcherBase):
             return move.value
         return self._search(node.child(action), depth, alpha, beta)
 
-    def _chance(
-        self,
-        node: SearchNode,
-        depth: int,
-        alpha: float,
-        beta: float,
-        outcomes: Sequence[tuple[int, float]] | None = None,
-    ) -> float:
-        """A chance node: every outcome searched with an open window, as expectiminimax.
+    def sampled_outcomes(self, node: SearchNode) -> Sequence[tuple[int, float]] | None:
+        """The outcomes searched in place of the node's own (MCMS's draws), None for all.
 
-        ``outcomes``, where given, are searched in place of the node's own (MCMS's sample).
+        The one hook sampling searchers override (bots/mcms.py), so every chance node
+        method, Star's and max^n's alike, draws once and before its table lookup.
         """
+        return None
+
+    def _chance(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
+        """A chance node: every outcome searched with an open window, as expectiminimax."""
+        outcomes = self.sampled_outcomes(node)
         if outcomes is None:
             outcomes = self._chance_outcomes(node)
         total = 0.0

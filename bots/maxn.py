@@ -238,14 +238,10 @@ class MaxnSearcher(ExpectiminimaxSearcher):
             table.store(key, depth, -INF, INF, best_action)
         return cast(Vector, best)
 
-    def _maxn_chance(
-        self,
-        node: SearchNode,
-        depth: int,
-        outcomes: Sequence[tuple[int, float]] | None = None,
-    ) -> Vector:
-        """Every outcome's vector, weighted; ``outcomes`` (MCMS's draws) where given,
-        else the node's own in the game's order (the sum's order must not move)."""
+    def _maxn_chance(self, node: SearchNode, depth: int) -> Vector:
+        """Every outcome's vector, weighted; MCMS's draws where it samples, else the
+        node's own in the game's order (the sum's order must not move)."""
+        outcomes = self.sampled_outcomes(node)
         if outcomes is None:
             outcomes = node.chance_outcomes()
         totals = [0.0] * self.num_players
