@@ -17,9 +17,9 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from types import TracebackType
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import pyspiel
 
@@ -45,6 +45,22 @@ FRONTIER = TERMINAL - 1
 INF = math.inf
 # The clock is read once per this many nodes (and outcomes of a huge chance node).
 TIME_CHECK_INTERVAL = 64
+
+
+_Value = TypeVar("_Value")
+
+
+def value_after(
+    child: SearchNode,
+    terminal: Callable[[SearchNode], _Value],
+    frontier: Callable[[SearchNode], _Value],
+) -> _Value:
+    """A child's terminal or frontier value (a scalar, or max^n's vector) for static
+    move ordering: one test of the child's kind for both searchers."""
+    kind = child.current_player()
+    if kind < 0 and kind != CHANCE:
+        return terminal(child)
+    return frontier(child)
 
 
 class ExpectiminimaxSearcher(SearcherBase):
@@ -223,10 +239,7 @@ class ExpectiminimaxSearcher(SearcherBase):
 
     def _value_after(self, child: SearchNode) -> float:
         """A child's terminal or frontier value, for static move ordering."""
-        kind = child.current_player()
-        if kind < 0 and kind != CHANCE:
-            return self._terminal_value(child)
-        return self._leaf(child)
+        return value_after(child, self._terminal_value, self._leaf)
 
     def _leaf(self, node: SearchNode) -> float:
         """A frontier value, from the table's leaf store when the position was evaluated.
