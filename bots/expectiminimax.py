@@ -139,20 +139,10 @@ class ExpectiminimaxSearcher(SearcherBase):
     def stats(self) -> dict[str, int]:
         return {key: getattr(self, key) for key in STAT_KEYS}
 
-    def search(
-        self,
-        state: Any,
-        depth: int,
-        root_order: Sequence[int] | None = None,
-        partial: dict | None = None,
+    def _run(
+        self, state: Any, depth: int, root_order: Sequence[int] | None, partial: dict | None
     ) -> tuple[float, int | None]:
-        """Searches ``state`` to ``depth`` decision plies; returns (value, action).
-
-        ``partial``, if given, receives the best fully searched root move so far,
-        so a caller interrupted by the deadline still has a move.
-        """
-        if depth < 0:
-            raise ValueError(f"depth must be >= 0, got {depth}")
+        """``SearcherBase.search`` past its checks, with the cyclic collector paused."""
         # A search allocates millions of short-lived objects and no cycles; the
         # cyclic collector would only rescan the table (pauses of tens of ms).
         collecting = gc.isenabled()
