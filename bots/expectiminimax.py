@@ -17,9 +17,9 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from types import TracebackType
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import pyspiel
 
@@ -45,6 +45,22 @@ FRONTIER = TERMINAL - 1
 INF = math.inf
 # The clock is read once per this many nodes (and outcomes of a huge chance node).
 TIME_CHECK_INTERVAL = 64
+
+
+_Value = TypeVar("_Value")
+
+
+def value_after(
+    child: SearchNode,
+    terminal: Callable[[SearchNode], _Value],
+    frontier: Callable[[SearchNode], _Value],
+) -> _Value:
+    """A child's terminal or frontier value (a scalar, or max^n's vector) for static
+    move ordering: one test of the child's kind for both searchers."""
+    kind = child.current_player()
+    if kind < 0 and kind != CHANCE:
+        return terminal(child)
+    return frontier(child)
 
 
 class ExpectiminimaxSearcher(SearcherBase):
@@ -123,20 +139,10 @@ class ExpectiminimaxSearcher(SearcherBase):
     def stats(self) -> dict[str, int]:
         return {key: getattr(self, key) for key in STAT_KEYS}
 
-    def search(
-        self,
-        state: Any,
-        depth: int,
-        root_order: Sequence[int] | None = None,
-        partial: dict | None = None,
+    def _run(
+        self, state: Any, depth: int, root_order: Sequence[int] | None, partial: dict | None
     ) -> tuple[float, int | None]:
-        """Searches ``state`` to ``depth`` decision plies; returns (value, action).
-
-        ``partial``, if given, receives the best fully searched root move so far,
-        so a caller interrupted by the deadline still has a move.
-        """
-        if depth < 0:
-            raise ValueError(f"depth must be >= 0, got {depth}")
+        """``SearcherBase.search`` past its checks, with the cyclic collector paused."""
         # A search allocates millions of short-lived objects and no cycles; the
         # cyclic collector would only rescan the table (pauses of tens of ms).
         collecting = gc.isenabled()
@@ -223,10 +229,7 @@ class ExpectiminimaxSearcher(SearcherBase):
 
     def _value_after(self, child: SearchNode) -> float:
         """A child's terminal or frontier value, for static move ordering."""
-        kind = child.current_player()
-        if kind < 0 and kind != CHANCE:
-            return self._terminal_value(child)
-        return self._leaf(child)
+        return value_after(child, self._terminal_value, self._leaf)
 
     def _leaf(self, node: SearchNode) -> float:
         """A frontier value, from the table's leaf store when the position was evaluated.
@@ -408,18 +411,17 @@ class ExpectiminimaxSearcher(SearcherBase):
             return move.value
         return self._search(node.child(action), depth, alpha, beta)
 
-    def _chance(
-        self,
-        node: SearchNode,
-        depth: int,
-        alpha: float,
-        beta: float,
-        outcomes: Sequence[tuple[int, float]] | None = None,
-    ) -> float:
-        """A chance node: every outcome searched with an open window, as expectiminimax.
+    def sampled_outcomes(self, node: SearchNode) -> Sequence[tuple[int, float]] | None:
+        """The outcomes searched in place of the node's own (MCMS's draws), None for all.
 
-        ``outcomes``, where given, are searched in place of the node's own (MCMS's sample).
+        The one hook sampling searchers override (bots/mcms.py), so every chance node
+        method, Star's and max^n's alike, draws once and before its table lookup.
         """
+        return None
+
+    def _chance(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
+        """A chance node: every outcome searched with an open window, as expectiminimax."""
+        outcomes = self.sampled_outcomes(node)
         if outcomes is None:
             outcomes = self._chance_outcomes(node)
         total = 0.0

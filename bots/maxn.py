@@ -35,7 +35,7 @@ import pyspiel
 
 from bots.arithmetic import ordered_sum
 from bots.evaluators import evaluator_bounds
-from bots.expectiminimax import CHANCE, FRONTIER, INF, ExpectiminimaxSearcher
+from bots.expectiminimax import CHANCE, FRONTIER, INF, ExpectiminimaxSearcher, value_after
 from bots.node import Position, SearchNode
 from bots.options import SearchOptions
 from bots.searcher_protocol import LeafValueOutOfBounds
@@ -157,10 +157,7 @@ class MaxnSearcher(ExpectiminimaxSearcher):
 
     def _value_after(self, child: SearchNode) -> Any:
         """A child's terminal or frontier vector, for static move ordering."""
-        kind = child.current_player()
-        if kind < 0 and kind != CHANCE:
-            return self._terminal_vector(child)
-        return self._leaf_vector(child)
+        return value_after(child, self._terminal_vector, self._leaf_vector)
 
     # ------------------------------------------------------------------ tree
 
@@ -238,14 +235,10 @@ class MaxnSearcher(ExpectiminimaxSearcher):
             table.store(key, depth, -INF, INF, best_action)
         return cast(Vector, best)
 
-    def _maxn_chance(
-        self,
-        node: SearchNode,
-        depth: int,
-        outcomes: Sequence[tuple[int, float]] | None = None,
-    ) -> Vector:
-        """Every outcome's vector, weighted; ``outcomes`` (MCMS's draws) where given,
-        else the node's own in the game's order (the sum's order must not move)."""
+    def _maxn_chance(self, node: SearchNode, depth: int) -> Vector:
+        """Every outcome's vector, weighted; MCMS's draws where it samples, else the
+        node's own in the game's order (the sum's order must not move)."""
+        outcomes = self.sampled_outcomes(node)
         if outcomes is None:
             outcomes = node.chance_outcomes()
         totals = [0.0] * self.num_players

@@ -171,24 +171,6 @@ class ChanceSampling:
 class MCMSSearcher(ChanceSampling, StarSearcher):
     """MCMS under the paranoid model: Star2 on sampled chance nodes."""
 
-    def _chance(
-        self,
-        node: SearchNode,
-        depth: int,
-        alpha: float,
-        beta: float,
-        outcomes: Sequence[tuple[int, float]] | None = None,
-    ) -> float:
-        return super()._chance(node, depth, alpha, beta, self.sampled_outcomes(node))
-
 
 class MaxnMCMSSearcher(ChanceSampling, MaxnSearcher):
     """MCMS under max^n (``multiplayer="maxn"``): sampled chance nodes averaging vectors."""
-
-    def _maxn_chance(
-        self,
-        node: SearchNode,
-        depth: int,
-        outcomes: Sequence[tuple[int, float]] | None = None,
-    ) -> tuple[float, ...]:
-        return super()._maxn_chance(node, depth, self.sampled_outcomes(node))

@@ -131,16 +131,10 @@ class NativeSearcher(SearcherBase):
         stats = self._native.stats()
         return {key: int(stats[key]) for key in self._stat_keys}
 
-    def search(
-        self,
-        state: Any,
-        depth: int,
-        root_order: Sequence[int] | None = None,
-        partial: dict | None = None,
+    def _run(
+        self, state: Any, depth: int, root_order: Sequence[int] | None, partial: dict | None
     ) -> tuple[float, int | None]:
-        """As ``StarSearcher.search``: raises ``SearchTimeout`` past ``deadline``."""
-        if depth < 0:
-            raise ValueError(f"depth must be >= 0, got {depth}")
+        """``SearcherBase.search`` in the C++ engine: raises ``SearchTimeout`` past ``deadline``."""
         deadline = self.deadline if self.deadline is not None else 0.0
         module = native_engine.require()
         try:

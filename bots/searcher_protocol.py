@@ -147,3 +147,21 @@ class SearcherBase:
             self.evaluator, game, self.player, options.bounds
         )
         self.maxn = check_multiplayer(game, options)
+
+    def search(
+        self,
+        state: Any,
+        depth: int,
+        root_order: Sequence[int] | None = None,
+        partial: dict | None = None,
+    ) -> tuple[float, int | None]:
+        """``SearcherProtocol.search``: the depth checked once for both engines."""
+        if depth < 0:
+            raise ValueError(f"depth must be >= 0, got {depth}")
+        return self._run(state, depth, root_order, partial)
+
+    def _run(
+        self, state: Any, depth: int, root_order: Sequence[int] | None, partial: dict | None
+    ) -> tuple[float, int | None]:
+        """One search to a valid depth, by the engine's own means."""
+        raise NotImplementedError

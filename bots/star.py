@@ -22,7 +22,7 @@ Expectiminimax searches chance nodes without any of them.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable
 from typing import cast
 
 from bots.chance_probcut import chance_probcut, verify_probable
@@ -49,18 +49,12 @@ class StarSearcher(ExpectiminimaxSearcher):
         self.probcut = options.probcut if options.algorithm == "chanceprobcut" else None
         self.reuse_probes = options.study.reuse_probes
 
-    def _chance(
-        self,
-        node: SearchNode,
-        depth: int,
-        alpha: float,
-        beta: float,
-        outcomes: Sequence[tuple[int, float]] | None = None,
-    ) -> float:
-        """A chance node; ``outcomes``, where given, are searched in place of the node's
-        own (MCMS's sample), else the node's are read once the table has not settled it."""
+    def _chance(self, node: SearchNode, depth: int, alpha: float, beta: float) -> float:
+        """A chance node; MCMS's draws (``sampled_outcomes``) are taken before the table
+        lookup, the node's own outcomes read only once the table has not settled it."""
         if not self.chance_pruning:
-            return super()._chance(node, depth, alpha, beta, outcomes)
+            return super()._chance(node, depth, alpha, beta)
+        outcomes = self.sampled_outcomes(node)
         key: Hashable = None
         if self.table is not None:
             # Before the outcomes are read: in some games the table settles about half.

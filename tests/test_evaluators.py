@@ -17,17 +17,12 @@ from helpers.playouts import random_action
 
 from bots import evaluators as ev
 from bots.evaluators.yacht import _YACHT_EXPECTED as YACHT_EXPECTED
+from experiments.benchmark.evaluator_speed import BENCH_GAMES
 
+# The benchmark's games, then the variants only the tests play.
 GAMES = [
-    ("backgammon", {}),
-    ("pig", {}),
-    ("einstein_wurfelt_nicht", {}),
-    ("2048", {}),
-    ("yacht", {}),
-    ("maedn", {"players": 2}),
+    *BENCH_GAMES,
     ("maedn", {"players": 2, "twoPlayersOpposite": False}),
-    ("catch", {}),
-    ("banqi", {}),
     ("pig", {"winscore": 20, "piglet": True, "diceoutcomes": 2}),
 ]
 

@@ -26,6 +26,11 @@ def _decimal(x: float, digits: int = 3) -> str:
     return f"{x:.{digits}f}"
 
 
+def _interval(row: dict[str, Any], name: str, digits: int = 3) -> str:
+    """A row's confidence interval ``name_lo``..``name_hi`` as '[lo, hi]'."""
+    return f"[{_decimal(row[name + '_lo'], digits)}, {_decimal(row[name + '_hi'], digits)}]"
+
+
 def _compact(x: float) -> str:
     """Compact number for node counts and rates."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
@@ -142,11 +147,10 @@ class Summary:
             lines.append(
                 f"{self.label(p['bot'])} vs {self.label(p['opponent'])}: "
                 f"+{p['wins']} ={p['draws']} -{p['losses']} in {p['games']} games, score "
-                f"{_decimal(p['score'])} [{_decimal(p['score_lo'])}, {_decimal(p['score_hi'])}], "
+                f"{_decimal(p['score'])} {_interval(p, 'score')}, "
                 f"pairs 0/0.5/1/1.5/2: {'/'.join(map(str, p['pentanomial']))} "
-                f"[{_decimal(p['pair_lo'])}, {_decimal(p['pair_hi'])}], mean return "
-                f"{_decimal(p['mean_return'])} [{_decimal(p['return_lo'])}, "
-                f"{_decimal(p['return_hi'])}]{extra}"
+                f"{_interval(p, 'pair')}, mean return "
+                f"{_decimal(p['mean_return'])} {_interval(p, 'return')}{extra}"
             )
         return lines
 
@@ -159,10 +163,9 @@ class Summary:
         )
         return (
             f"{self.label(p['bot'])}: win rate {_decimal(p['win_rate'])} in {p['games']} games "
-            f"[{_decimal(p['win_lo'])}, {_decimal(p['win_hi'])}], over {p['deals']} deals "
-            f"[{_decimal(p['deal_win_lo'])}, {_decimal(p['deal_win_hi'])}]; mean return "
-            f"{_decimal(p['mean_return'])} [{_decimal(p['return_lo'])}, "
-            f"{_decimal(p['return_hi'])}]{extra}"
+            f"{_interval(p, 'win')}, over {p['deals']} deals "
+            f"{_interval(p, 'deal_win')}; mean return "
+            f"{_decimal(p['mean_return'])} {_interval(p, 'return')}{extra}"
         )
 
     def _reach_words(self, bot: int) -> str:
@@ -236,7 +239,7 @@ class Summary:
                             s["games"],
                             _decimal(s["mean"], 2),
                             _decimal(s["std"], 2),
-                            f"[{_decimal(s['ci_lo'], 2)}, {_decimal(s['ci_hi'], 2)}]",
+                            _interval(s, "ci", 2),
                             _decimal(s["median"], 1),
                             _decimal(s["min"], 1),
                             _decimal(s["max"], 1),
@@ -287,11 +290,11 @@ class Summary:
                             _win_draw_loss(p["seat1"]),
                             _win_draw_loss([p["wins"], p["draws"], p["losses"]]),
                             _decimal(p["score"]),
-                            f"[{_decimal(p['score_lo'])}, {_decimal(p['score_hi'])}]",
+                            _interval(p, "score"),
                             " ".join(map(str, p["pentanomial"])),
-                            f"[{_decimal(p['pair_lo'])}, {_decimal(p['pair_hi'])}]",
+                            _interval(p, "pair"),
                             _decimal(p["mean_return"]),
-                            f"[{_decimal(p['return_lo'])}, {_decimal(p['return_hi'])}]",
+                            _interval(p, "return"),
                             p["errors"],
                             p["cut_offs"],
                         ]
@@ -411,10 +414,10 @@ class Summary:
                         p["deals"],
                         _decimal(p["wins"], 1),
                         _decimal(p["win_rate"]),
-                        f"[{_decimal(p['win_lo'])}, {_decimal(p['win_hi'])}]",
-                        f"[{_decimal(p['deal_win_lo'])}, {_decimal(p['deal_win_hi'])}]",
+                        _interval(p, "win"),
+                        _interval(p, "deal_win"),
                         _decimal(p["mean_return"]),
-                        f"[{_decimal(p['return_lo'])}, {_decimal(p['return_hi'])}]",
+                        _interval(p, "return"),
                         *[_decimal(x) for x in p["seat_win_rate"]],
                         p["errors"],
                         p["cut_offs"],
@@ -451,7 +454,7 @@ class Summary:
                         f"`{self.label(d['opponent'])}`",
                         d["deals"],
                         _decimal(d["difference"]),
-                        f"[{_decimal(d['difference_lo'])}, {_decimal(d['difference_hi'])}]",
+                        _interval(d, "difference"),
                     ]
                     for d in self.differences
                 ],
