@@ -207,25 +207,30 @@ class ExpectiminimaxSearcher(SearcherBase):
         else:
             value = float(self.evaluator.evaluate(target)[self.player])
         if not self.lower_bound <= value <= self.upper_bound:
-            raise LeafValueOutOfBounds(
-                f"evaluator {type(self.evaluator).__name__} returned {value} for player "
-                f"{self.player}, outside its declared bounds [{self.lower_bound}, "
-                f"{self.upper_bound}] in game {self.game}; Star1/Star2 are only exact when "
-                f"every leaf lies within the bounds: fix the evaluator or declare wider "
-                f"`bounds`"
-            )
+            raise self._out_of_bounds(value, terminal=False)
         return value
 
     def _terminal_value(self, node: SearchNode) -> float:
         value = float(node.returns()[self.player])
         if not self.lower_bound <= value <= self.upper_bound:
-            raise LeafValueOutOfBounds(
-                f"terminal utility {value} for player {self.player} in game {self.game} lies "
-                f"outside the bounds [{self.lower_bound}, {self.upper_bound}] declared by "
-                f"evaluator {type(self.evaluator).__name__}; declared bounds must cover the "
-                f"game's terminal utilities too"
-            )
+            raise self._out_of_bounds(value, terminal=True)
         return value
+
+    def _out_of_bounds(self, value: float, terminal: bool) -> LeafValueOutOfBounds:
+        """The error of a leaf (or terminal) value outside the bounds Star1/Star2 rely on."""
+        bounds = f"[{self.lower_bound}, {self.upper_bound}]"
+        name = type(self.evaluator).__name__
+        if terminal:
+            return LeafValueOutOfBounds(
+                f"terminal utility {value} for player {self.player} in game {self.game} lies "
+                f"outside the bounds {bounds} declared by evaluator {name}; declared bounds "
+                f"must cover the game's terminal utilities too"
+            )
+        return LeafValueOutOfBounds(
+            f"evaluator {name} returned {value} for player {self.player}, outside its declared "
+            f"bounds {bounds} in game {self.game}; Star1/Star2 are only exact when every leaf "
+            f"lies within the bounds: fix the evaluator or declare wider `bounds`"
+        )
 
     def _value_after(self, child: SearchNode) -> float:
         """A child's terminal or frontier value, for static move ordering."""
@@ -261,10 +266,8 @@ class ExpectiminimaxSearcher(SearcherBase):
         root_order: Sequence[int] | None,
         partial: dict | None,
     ) -> tuple[float, int | None]:
-        self.nodes += 1
+        key, actions = self._open_root(node, player, depth, root_order)
         maximize = player == self.player
-        entry = self.table.get(self.key_fn(node)) if self.table is not None else None
-        actions = self._root_actions(node, player, depth, entry, root_order)
         best_value = -INF if maximize else INF
         best_action = None
         alpha, beta = -INF, INF
@@ -281,8 +284,18 @@ class ExpectiminimaxSearcher(SearcherBase):
         if best_action is not None:
             self.ordering.reward(player, best_action, depth)
         if self.table is not None:
-            self.table.store(self.key_fn(node), depth, best_value, best_value, best_action)
+            self.table.store(key, depth, best_value, best_value, best_action)
         return best_value, best_action
+
+    def _open_root(
+        self, node: SearchNode, player: int, depth: int, root_order: Sequence[int] | None
+    ) -> tuple[Hashable, Sequence[int]]:
+        """The root counted, its table key (None without a table) and its moves in order;
+        shared by the scalar root and max^n's."""
+        self.nodes += 1
+        key = self.key_fn(node) if self.table is not None else None
+        entry = self.table.get(key) if self.table is not None else None
+        return key, self._root_actions(node, player, depth, entry, root_order)
 
     def _root_actions(
         self,

@@ -169,10 +169,7 @@ class MaxnSearcher(ExpectiminimaxSearcher):
         root_order: Sequence[int] | None,
         partial: dict | None,
     ) -> tuple[Vector, int | None]:
-        self.nodes += 1
-        key = self.key_fn(node) if self.table is not None else None
-        entry = self.table.get(key) if self.table is not None else None
-        actions = self._root_actions(node, player, depth, entry, root_order)
+        key, actions = self._open_root(node, player, depth, root_order)
         best: Vector | None = None
         best_action = None
         for action in actions:

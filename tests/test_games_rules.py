@@ -275,16 +275,12 @@ def test_ttt_wins_draws_and_blocks():
     assert pos.child(7).is_terminal() and pos.child(7).returns() == (0.0, 0.0)
 
 
-_TTT_LINES = [
-    (0, 1, 2),
-    (3, 4, 5),
-    (6, 7, 8),
-    (0, 3, 6),
-    (1, 4, 7),
-    (2, 5, 8),
-    (0, 4, 8),
-    (2, 4, 6),
-]
+# Derived here, not copied from the game: rows, columns, then the two diagonals.
+_TTT_LINES = (
+    [tuple(range(3 * row, 3 * row + 3)) for row in range(3)]
+    + [tuple(range(column, 9, 3)) for column in range(3)]
+    + [(0, 4, 8), (2, 4, 6)]
+)
 
 
 @pytest.mark.parametrize("impl", IMPLS)

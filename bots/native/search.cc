@@ -739,8 +739,9 @@ double Searcher::Chance(const Node& node, int depth, double alpha, double beta) 
   return value;
 }
 
-// MCMSSearcher._chance on a sampled node: the draws, in their own order.
-// mirrors: bots/mcms.py MCMSSearcher._chance
+// StarSearcher._chance on a sampled node (ChanceSampling.sampled_outcomes): the draws, in
+// their own order.
+// mirrors: bots/star.py StarSearcher._chance
 double Searcher::ChanceWith(const Node& node, const Outcomes& outcomes, int depth, double alpha,
                             double beta, bool /*sampled*/) {
   Key key = 0;
