@@ -11,10 +11,10 @@ import numpy as np
 import pyspiel
 
 from bots.evaluators.api import game_value_bounds
-from bots.learned import heads
 from bots.learned.checks import check_arrays, check_game, check_metadata, output_count
 from bots.learned.encodings import encoder
 from bots.learned.file_format import FORMAT, read_model_file, write_model_file
+from bots.learned.heads import one_player, win_shares, zero_sum
 from bots.learned.inference import make_inference
 
 
@@ -117,10 +117,10 @@ class LearnedModel:
         """The head applied to ``out`` for the non-terminal ``state``."""
         lo, hi = self.bounds
         if self.head == "zero_sum":
-            return heads.zero_sum(out, lo, hi)
+            return zero_sum(out, lo, hi)
         if self.head == "one_player":
-            return heads.one_player(out, float(state.returns()[0]), lo, hi)
-        return heads.win_shares(out, lo, hi)
+            return one_player(out, float(state.returns()[0]), lo, hi)
+        return win_shares(out, lo, hi)
 
     def __repr__(self) -> str:
         m = self.metadata
