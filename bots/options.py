@@ -222,8 +222,8 @@ class SearchOptions:
         "object",
         "the leaf evaluator",
         bots=SEARCH_BOTS,
-        accepts_text="a registry name (`default`, `zero`, `rollout(n=10,seed=0)`, a game "
-        "name) or an evaluator object",
+        accepts_text="a registry name (`default`, `zero`, `rollout(n=10,seed=0)`, `learned`, "
+        "`learned(path=FILE)`, a game name) or an evaluator object",
         default_text="the game's heuristic",
     )
     tt_size: int = _option(
