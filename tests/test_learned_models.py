@@ -495,3 +495,19 @@ def test_a_learned_bot_plays_a_whole_game_of_pig(tmp_path):
 
 def test_the_format_constant_is_the_specification_s():
     assert FORMAT == "starspiel.learned/1"
+
+
+def test_mcts_values_leaves_with_a_learned_model(tmp_path):
+    """The fair MCTS takes ``evaluator=learned(path=FILE)`` and calls the model through
+    OpenSpiel's Evaluator protocol (evaluate and prior)."""
+    game = _game("pig")
+    path = tmp_path / "model.npz"
+    save_model(path, random_mlp(game, [8], seed=1)[0])
+    bot = bots.make_bot(f"mcts(evaluator=learned(path={path}),max_simulations=30)", game, 0)
+    assert isinstance(bot.evaluator, LearnedEvaluator)
+    assert bot.step(game.new_initial_state()) in (0, 1)
+    with pytest.raises(ValueError, match="unknown evaluator 'zero'; accepted: rollout, heuristic"):
+        bots.make_bot("mcts(evaluator=zero)", game, 0)
+    if not shipped_model_path(game).exists():
+        with pytest.raises(ValueError, match="python -m experiments.learn --game=pig"):
+            bots.make_bot("mcts(evaluator=learned)", game, 0)
