@@ -511,3 +511,21 @@ def test_mcts_values_leaves_with_a_learned_model(tmp_path):
     if not shipped_model_path(game).exists():
         with pytest.raises(ValueError, match="python -m experiments.learn --game=pig"):
             bots.make_bot("mcts(evaluator=learned)", game, 0)
+
+
+@pytest.mark.parametrize("name", ["backgammon", "einstein_wurfelt_nicht"])
+def test_the_float64_and_int64_sums_agree_bit_for_bit(name):
+    """Inference sums in float64 where every partial sum is an integer below 2**53 (exact),
+    else in int64 over the nonzero inputs; both give the same outputs."""
+    from bots.learned.inference import MlpInference
+
+    game = _game(name)
+    model = random_mlp(game, [12, 6], seed=9, weight_scale=3.0)[0]
+    fast = MlpInference(model.metadata, model.arrays)
+    sparse = MlpInference(model.metadata, model.arrays, exact_float=False)
+    assert fast.exact_float and not sparse.exact_float
+    huge = {**model.arrays, "b0": model.arrays["b0"] + 2**60}
+    assert not MlpInference(model.metadata, huge).exact_float
+    for state in spread(walk_states(game, 2, seed=9), 60):
+        q = model.features(state)
+        assert fast.outputs(q).tolist() == sparse.outputs(q).tolist()
