@@ -529,3 +529,23 @@ def test_the_float64_and_int64_sums_agree_bit_for_bit(name):
     for state in spread(walk_states(game, 2, seed=9), 60):
         q = model.features(state)
         assert fast.outputs(q).tolist() == sparse.outputs(q).tolist()
+
+
+def test_a_model_of_a_c_plus_plus_game_evaluates_its_python_twin_alike():
+    """cant_stop and python_cant_stop share a model (and their observation tensors)."""
+    import games  # noqa: F401 - registers the custom games and their Python twins
+
+    cpp, python = _game("cant_stop"), _game("python_cant_stop")
+    model = random_mlp(cpp, [8])[0]
+    one, two = LearnedEvaluator(cpp, model), LearnedEvaluator(python, model)
+    assert model.game is cpp  # the twin's evaluator bound a copy
+    rng = random.Random(0)
+    a, b = cpp.new_initial_state(), python.new_initial_state()
+    for _ in range(150):
+        if a.is_terminal():
+            break
+        assert one.evaluate(a).tolist() == two.evaluate(b).tolist()
+        actions = [x for x, _ in a.chance_outcomes()] if a.is_chance_node() else a.legal_actions()
+        action = rng.choice(actions)
+        a.apply_action(action)
+        b.apply_action(action)
