@@ -20,8 +20,9 @@ class MlpInference:
     """``w{l}``/``b{l}`` layers: ReLU clamped to ``[0, 2**activation_shift]``, then linear.
 
     Where every partial sum provably stays below 2**53 in magnitude (checked here:
-    ``max |b| + max input * n_in * 32768``, true unless the biases are huge), the sums run in float64 (BLAS):
-    products and sums of such integers are exact in any order, and ``floor(acc * 2**-k)``
+    ``max |b| + max input * n_in * 32768``, true unless the biases are huge), the sums
+    run in float64 (BLAS): products and sums of such integers are exact in any order,
+    and ``floor(acc * 2**-k)``
     is ``acc >> k``, so the result is the int64 one bit for bit. Otherwise (or with
     ``exact_float=False``) layer 0 sums the nonzero inputs' rows in int64.
     """
