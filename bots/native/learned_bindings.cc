@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -97,6 +98,33 @@ void BindLearned(py::module_& m) {
             return outputs;
           },
           py::arg("state"), "The network's outputs for `state`, before the head (for tests).")
+      .def(
+          "leaf_seconds",
+          [](LearnedModel& model, const py::list& states, int repeats, bool observation_only) {
+            std::vector<const open_spiel::State*> cpp_states;
+            for (py::handle state : states) {
+              const open_spiel::State& s = StateOf(model, state);
+              if (s.IsTerminal()) throw py::value_error("leaf_seconds takes non-terminal states");
+              cpp_states.push_back(&s);
+            }
+            double sink = 0.0;
+            const std::clock_t start = std::clock();  // this process's CPU time
+            for (int r = 0; r < repeats; ++r) {
+              for (const open_spiel::State* s : cpp_states) {
+                if (observation_only) {
+                  model.Observe(*s);
+                } else {
+                  sink += model.NonTerminalValue(*s, 0);
+                }
+              }
+            }
+            const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+            return py::make_tuple(seconds, sink);
+          },
+          py::arg("states"), py::arg("repeats"), py::arg("observation_only") = false,
+          "(CPU seconds, sum of values) of `repeats` passes of NonTerminalValue(state, 0), as "
+          "the search calls it, over the non-terminal `states` (or of reading their "
+          "observations only), for experiments/benchmark/learned_speed.py.")
       .def_property_readonly("game", &LearnedModel::game)
       .def_property_readonly("num_players", &LearnedModel::num_players)
       .def_property_readonly("bounds", [](const LearnedModel& model) {

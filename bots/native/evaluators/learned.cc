@@ -352,6 +352,7 @@ void LearnedModel::ForwardMlp() {
   std::copy(first.b.begin(), first.b.end(), sums);
   const std::int16_t* row = first.w.data();
   for (int i = 0; i < first.n_in; ++i, row += n0) {
+    if (observation_[i] == 0.0f) continue;  // q = 0 (most inputs of a board's encoding)
     double x = std::nearbyint(static_cast<double>(observation_[i]) * input_scale);
     x = std::min(std::max(x, -32767.0), 32767.0);
     const std::int64_t q = static_cast<std::int32_t>(x);
@@ -428,10 +429,14 @@ void LearnedModel::ForwardNtuple() {
   out_[0] = std::ldexp(static_cast<double>(o), -w.output_shift);
 }
 
-void LearnedModel::Forward(const open_spiel::State& state) {
+void LearnedModel::Observe(const open_spiel::State& state) {
   // A fresh observation is all zeros in Python; games may write only the set entries.
   std::fill(observation_.begin(), observation_.end(), 0.0f);
   state.ObservationTensor(0, absl::MakeSpan(observation_));
+}
+
+void LearnedModel::Forward(const open_spiel::State& state) {
+  Observe(state);
   if (weights_->family == Family::kMlp) {
     ForwardMlp();
   } else {

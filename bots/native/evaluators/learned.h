@@ -55,6 +55,10 @@ class LearnedModel : public Evaluator {
   // The network's outputs `out` for a state (before the head), into `outputs`.
   void Outputs(const open_spiel::State& state, std::vector<double>* outputs);
 
+  // Reads the state's observation_tensor(0) into the model's buffer: the part of a leaf's
+  // cost the network cannot save (experiments/benchmark/learned_speed.py's floor).
+  void Observe(const open_spiel::State& state);
+
   const std::string& game() const;  // the game's string, as loaded from the metadata
   int num_players() const;
   int num_outputs() const;
