@@ -113,8 +113,10 @@ def _native_heuristic(game: pyspiel.Game, heuristic: Any) -> Any | None:
     module = native_engine.native()
     if module is None or is_python_game(game):
         return None
-    if callable(getattr(type(heuristic), "native_model", None)):  # a learned evaluator's model
-        return module.mcts_evaluator(heuristic.native_model(), game)
+    hook = getattr(type(heuristic), "native_model", None)  # a learned evaluator's model
+    model = heuristic.native_model() if callable(hook) else None
+    if model is not None:
+        return module.mcts_evaluator(model, game)
     name = getattr(type(heuristic), "native_name", None)
     if name not in module.evaluator_names():
         return None

@@ -58,13 +58,14 @@ def _has_model(evaluator: Any) -> bool:
 
 def native_model(evaluator: Any) -> Any | None:
     """The ``bots._native.LearnedModel`` a learned evaluator builds of itself through its
-    ``native_model()`` method, where the extension is built (the searcher copies it)."""
+    ``native_model()`` method (None where it has none), where the extension is built (the
+    searcher copies it)."""
     return evaluator.native_model() if _has_model(evaluator) else None
 
 
 def has_native_twin(evaluator: Any) -> bool:
     """Whether the native engine evaluates leaves itself: a native twin by name, or a model."""
-    return native_evaluator_name(evaluator) is not None or _has_model(evaluator)
+    return native_evaluator_name(evaluator) is not None or native_model(evaluator) is not None
 
 
 class TableSize:

@@ -112,6 +112,21 @@ def test_native_values_equal_the_reference(name: str) -> None:
     assert inside > 0.3 * (len(states) - terminal), f"{name}: {inside} values off the bounds"
 
 
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_the_python_learned_evaluator_agrees(name: str, tmp_path: Any) -> None:
+    """bots.evaluators.learned (the Python engine's leaf) against the native twin, on the
+    same positions, from the same model file."""
+    learned = pytest.importorskip("bots.evaluators.learned")
+    game, metadata, arrays, _ = model(name)
+    path = tmp_path / "model.npz"
+    np.savez_compressed(path, metadata=np.array(json.dumps(metadata)), **arrays)
+    evaluator = learned.LearnedEvaluator(game, str(path))
+    native = evaluator.native_model()
+    for i, state in enumerate(positions(game, 2000, seed=12)):
+        want = [float(v) for v in evaluator.evaluate(state)]
+        assert native.values(state) == want, f"{name}, state {i} ({state.history()})"
+
+
 def test_einstein_observation_is_12_planes_of_25_cells() -> None:
     """plane_cells(planes=12) reads EinStein's observation as (12, 25): plane 2 (d - 1) + c
     holds colour c's (black 0, white 1) die d, one cell set where it stands, the cells
@@ -193,6 +208,29 @@ def test_a_state_of_another_game_is_refused() -> None:
         native.values(pyspiel.load_game("backgammon").new_initial_state())
     with pytest.raises(ValueError, match="player 2 out of range"):
         native.value(pyspiel.load_game("pig").new_initial_state(), 2)
+
+
+def test_a_model_of_the_python_twin_evaluates_the_cpp_game() -> None:
+    """A model of python_cant_stop (the Python twin) and of cant_stop are one model."""
+    import games  # noqa: F401  (registers cant_stop and python_cant_stop)
+
+    game = pyspiel.load_game("cant_stop")
+    metadata, arrays = ref.random_mlp(game, [8], "zero_sum", 0)
+    module = native_engine.require()
+    native = module.LearnedModel(json.dumps(metadata), arrays)
+    twin = module.LearnedModel(json.dumps({**metadata, "game": "python_cant_stop()"}), arrays)
+    for state in playout_states(game, 300, seed=1, keep=0.5):
+        assert (
+            twin.values(state) == native.values(state) == ref.values(metadata, arrays, game, state)
+        )
+
+
+def test_a_searcher_refuses_a_model_of_another_game() -> None:
+    game, metadata, arrays, _ = model("pig_mlp")
+    evaluator = ref.ReferenceEvaluator(game, metadata, arrays)
+    backgammon = pyspiel.load_game("backgammon")
+    with pytest.raises(ValueError, match="a model of 'pig\\(\\)' cannot evaluate states of"):
+        NativeSearcher(backgammon, 0, "star2", evaluator=evaluator)
 
 
 def _root(game: pyspiel.Game, seed: int) -> pyspiel.State:

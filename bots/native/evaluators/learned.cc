@@ -326,10 +326,20 @@ LearnedModel::LearnedModel(const std::string& metadata, const ModelArrays& array
   values_.assign(w.num_players, 0.0);
 }
 
+namespace {
+
+// A game's name without the prefix of its Python twin (python_cant_stop: OpenSpiel's
+// convention): a model of either evaluates both.
+std::string Untwinned(const std::string& name) {
+  return name.rfind("python_", 0) == 0 ? name.substr(7) : name;
+}
+
+}  // namespace
+
 void LearnedModel::CheckGame(const open_spiel::Game& game) const {
   const LearnedWeights& w = *weights_;
-  if (game.GetType().short_name != w.short_name || game.NumPlayers() != w.num_players ||
-      game.ObservationTensorSize() != w.observation_size) {
+  if (Untwinned(game.GetType().short_name) != Untwinned(w.short_name) ||
+      game.NumPlayers() != w.num_players || game.ObservationTensorSize() != w.observation_size) {
     Fail("a model of '" + w.game + "' cannot evaluate states of '" + game.ToString() + "'");
   }
 }

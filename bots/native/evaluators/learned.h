@@ -44,8 +44,9 @@ class LearnedModel : public Evaluator {
   LearnedModel(const std::string& metadata, const ModelArrays& arrays);
   // A copy shares the weights and owns its scratch buffers.
 
-  // Throws std::invalid_argument unless `game` is the model's game (its short name,
-  // players and observation size): the engine checks once what the hot path assumes.
+  // Throws std::invalid_argument unless `game` is the model's game or its twin (its short
+  // name up to a python_ prefix, players and observation size): the engine checks once
+  // what the hot path assumes.
   void CheckGame(const open_spiel::Game& game) const;
 
   double Value(const open_spiel::State& state, int player) override;
