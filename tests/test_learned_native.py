@@ -187,6 +187,58 @@ def test_a_broken_model_is_a_value_error(change: Any, message: str) -> None:
         native_engine.require().LearnedModel(metadata, arrays)
 
 
+def _set(array: np.ndarray, at: tuple[int, ...], value: int) -> np.ndarray:
+    array = array.copy()
+    array[at] = value
+    return array
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda m, a: m.update(encoding="observation"), "an n-tuple network reads log2_cells"),
+        (lambda m, a: m["architecture"].pop("values"), "architecture has no 'values'"),
+        (
+            lambda m, a: a.update(placements=_set(a["placements"], (0, 0), 16)),
+            "reads cell 16 of 16",
+        ),
+        (lambda m, a: a.update(placements=_set(a["placements"], (0, 1), -1)), "not padded with -1"),
+        (lambda m, a: a.update(placement_tables=_set(a["placement_tables"], (0,), 9)), "no table"),
+        (
+            lambda m, a: a.update(
+                lut_offsets=_set(a["lut_offsets"], (1,), 100), luts=a["luts"][:100]
+            ),
+            "table 0 has 100 entries, placement 0 needs values ** 4 = 65536",
+        ),
+        (lambda m, a: a.update(luts=a["luts"][1:]), "lut_offsets must run from 0 to the size"),
+    ],
+)
+def test_a_broken_ntuple_is_a_value_error(change: Any, message: str) -> None:
+    game = pyspiel.load_game("2048")
+    metadata, arrays = ref.random_ntuple(
+        game, [[0, 1, 2, 3]], "one_player", 0, encoding="log2_cells", values=16, side=4
+    )
+    change(metadata, arrays)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        native_engine.require().LearnedModel(json.dumps(metadata), arrays)
+
+
+def test_planes_must_divide_the_observation() -> None:
+    game = pyspiel.load_game("einstein_wurfelt_nicht")
+    metadata, arrays = ref.random_ntuple(
+        game,
+        [[0, 1]],
+        "zero_sum",
+        0,
+        encoding="plane_cells",
+        encoding_args={"planes": 12},
+        values=13,
+    )
+    metadata["encoding_args"]["planes"] = 7
+    with pytest.raises(ValueError, match="planes = 7 does not divide the observation size 300"):
+        native_engine.require().LearnedModel(json.dumps(metadata), arrays)
+
+
 def test_metadata_that_is_not_json_is_a_value_error() -> None:
     _, arrays = _broken(lambda m, a: None)
     with pytest.raises(ValueError, match="the metadata is not JSON"):
@@ -308,3 +360,16 @@ def test_a_bot_plays_with_the_model() -> None:
     action = bot.step(state)
     assert action in state.legal_actions()
     assert bot.last_search["engine"] == "native"
+
+
+def test_the_leaf_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from experiments.benchmark import learned_speed
+
+    learned_speed.FLAGS(["learned_speed", "--states=20", "--calls=40", "--tuples=2"])
+    try:
+        learned_speed.main([])
+    finally:
+        learned_speed.FLAGS.unparse_flags()
+    out = capsys.readouterr().out
+    assert "backgammon mlp 200-80-1" in out and "2048 ntuple 2x4 x 8 symmetries" in out
+    assert out.count("native via Python") == 2

@@ -316,7 +316,7 @@ LearnedModel::LearnedModel(const std::string& metadata, const ModelArrays& array
     : weights_(ReadModel(metadata, arrays)) {
   const LearnedWeights& w = *weights_;
   observation_.assign(w.observation_size, 0.0f);
-  inputs_.assign(w.family == Family::kMlp ? w.observation_size : w.cells, 0);
+  cells_.assign(w.cells, 0);
   std::size_t widest = w.num_outputs;
   for (const MlpLayer& layer : w.layers) widest = std::max<std::size_t>(widest, layer.n_out);
   sums_.assign(widest, 0);
@@ -370,8 +370,9 @@ void LearnedModel::ForwardMlp() {
     for (int j = 0; j < n0; ++j) sums[j] += q * row[j];
   }
   if (layers == 1) {  // a linear model: the output layer read q
-    for (int k = 0; k < n0; ++k)
+    for (int k = 0; k < n0; ++k) {
       out_[k] = std::ldexp(static_cast<double>(sums[k]), -w.output_shift);
+    }
     return;
   }
   const int first_shift = w.input_shift + w.weight_shift - w.activation_shift;
@@ -409,7 +410,7 @@ void LearnedModel::ForwardMlp() {
 void LearnedModel::ForwardNtuple() {
   const LearnedWeights& w = *weights_;
   const std::int32_t last = w.values - 1;
-  std::int32_t* cells = inputs_.data();
+  std::int32_t* cells = cells_.data();
   const float* x = observation_.data();
   if (w.encoding == Encoding::kLog2Cells) {
     for (int i = 0; i < w.cells; ++i) {

@@ -77,8 +77,8 @@ class LearnedModel : public Evaluator {
 
   std::shared_ptr<const LearnedWeights> weights_;
   std::vector<float> observation_;
-  std::vector<std::int32_t> inputs_;  // q (MLP) or the cells (n-tuple)
-  std::vector<std::int64_t> sums_;    // one layer's accumulators
+  std::vector<std::int32_t> cells_;  // n-tuple: the encoding's cells (the MLP's q stay inline)
+  std::vector<std::int64_t> sums_;   // one layer's accumulators
   std::vector<std::int32_t> activations_;
   std::vector<std::int32_t> next_activations_;
   std::vector<double> out_;
