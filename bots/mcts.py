@@ -122,8 +122,14 @@ class PythonMCTSBot(os_mcts.MCTSBot):
 def _native_heuristic(game: pyspiel.Game, heuristic: Any) -> Any | None:
     """The heuristic's native twin as an OpenSpiel C++ Evaluator, where the engine has one."""
     module = native_engine.native()
+    if module is None or is_python_game(game):
+        return None
+    hook = getattr(type(heuristic), "native_model", None)  # a learned evaluator's model
+    model = heuristic.native_model() if callable(hook) else None
+    if model is not None:
+        return module.mcts_evaluator(model, game)
     name = getattr(type(heuristic), "native_name", None)
-    if module is None or is_python_game(game) or name not in module.evaluator_names():
+    if name not in module.evaluator_names():
         return None
     return module.mcts_evaluator(name, game)
 

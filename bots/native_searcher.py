@@ -4,9 +4,10 @@
 for MCMS), resolves the evaluator and its bounds as that engine does, and runs
 ``bots._native.Searcher``: the same algorithms over ``open_spiel::State`` with the
 same counters. ``make_searcher`` picks the engine: ``auto`` runs native where the
-extension is built, the game is a C++ game and the evaluator has a native twin, and
-the Python engine otherwise; ``native`` runs native wherever the extension is built,
-calling a Python game or evaluator back; ``python`` runs the reference engine.
+extension is built, the game is a C++ game and the evaluator has a native twin (by its
+``native_name``, or a learned evaluator's ``native_model()``), and the Python engine
+otherwise; ``native`` runs native wherever the extension is built, calling a Python
+game or evaluator back; ``python`` runs the reference engine.
 """
 
 from __future__ import annotations
@@ -47,6 +48,24 @@ def native_evaluator_name(evaluator: Any) -> str | None:
     if module is None or not isinstance(name, str) or name not in module.evaluator_names():
         return None
     return name
+
+
+def _has_model(evaluator: Any) -> bool:
+    """Whether the evaluator's class offers ``native_model()`` and the extension is built."""
+    hook = getattr(type(evaluator), "native_model", None)
+    return native_engine.native() is not None and callable(hook)
+
+
+def native_model(evaluator: Any) -> Any | None:
+    """The ``bots._native.LearnedModel`` a learned evaluator builds of itself through its
+    ``native_model()`` method (None where it has none), where the extension is built (the
+    searcher copies it)."""
+    return evaluator.native_model() if _has_model(evaluator) else None
+
+
+def has_native_twin(evaluator: Any) -> bool:
+    """Whether the native engine evaluates leaves itself: a native twin by name, or a model."""
+    return native_evaluator_name(evaluator) is not None or native_model(evaluator) is not None
 
 
 class TableSize:
@@ -95,7 +114,9 @@ class NativeSearcher(SearcherBase):
         cpp_game = is_cpp_game(game)
         # A native evaluator reads C++ states: a Python game's evaluator is called back.
         native_name = (native_evaluator_name(self.evaluator) if cpp_game else None) or ""
-        self.native_evaluator = native_name or None
+        model = None if native_name or not cpp_game else native_model(self.evaluator)
+        # The native leaf by name, "learned" for a model, None when called back.
+        self.native_evaluator = native_name or ("learned" if model is not None else None)
         self._native = module.Searcher(
             game,
             native_settings(
@@ -109,7 +130,8 @@ class NativeSearcher(SearcherBase):
             self.evaluator,
             native_name,
             type(self.evaluator).__name__,
-            cpp_game and bool(native_name),
+            cpp_game and (bool(native_name) or model is not None),
+            model,
         )
         self._stat_keys = MCMS_STAT_KEYS if options.samples is not None else STAT_KEYS
         self.table = TableSize(self._native) if options.tt_size > 0 else None
@@ -228,7 +250,7 @@ def make_searcher(
             # The evaluator built once, for whichever engine runs it.
             evaluator = make_evaluator(options.evaluator, game)
             options = dataclasses.replace(options, evaluator=evaluator)
-            if native_evaluator_name(evaluator) is not None:
+            if has_native_twin(evaluator):
                 engine = "native"
     if engine == "native":
         return NativeSearcher(game, player, options)

@@ -4,12 +4,22 @@
 
 #include <pybind11/pybind11.h>
 
+#include <memory>
+
+#include "bots/native/evaluator.h"
+#include "open_spiel/spiel.h"
+
 namespace starspiel {
 
 void BindSearch(pybind11::module_& m);     // search_bindings.cc
 void BindSampling(pybind11::module_& m);   // sampling_bindings.cc: MCMS draws, the generator
 void BindBaselines(pybind11::module_& m);  // baselines.cc: OpenSpiel's expectiminimax, the floor
 void BindMctsEvaluator(pybind11::module_& m);  // mcts_evaluator.cc: the fair MCTS's leaves
+void BindLearned(pybind11::module_& m);        // learned_bindings.cc: LearnedModel
+
+// A copy of the bots._native.LearnedModel `model` for one searcher or MCTS bot (the
+// weights shared, its own scratch); std::invalid_argument unless it is `game`'s model.
+std::unique_ptr<Evaluator> CopyLearnedModel(pybind11::handle model, const open_spiel::Game& game);
 
 }  // namespace starspiel
 

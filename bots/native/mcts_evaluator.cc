@@ -11,6 +11,7 @@
 
 #include "bots/native/bindings.h"
 #include "bots/native/evaluator.h"
+#include "bots/native/evaluators/learned.h"
 #include "open_spiel/algorithms/mcts.h"
 #include "open_spiel/spiel.h"
 
@@ -29,7 +30,7 @@ class HeuristicMctsEvaluator : public open_spiel::algorithms::Evaluator {
   std::vector<double> Evaluate(const open_spiel::State& state) override {
     if (state.IsTerminal()) return state.Returns();
     std::vector<double> values(num_players_);
-    for (int p = 0; p < num_players_; ++p) values[p] = heuristic_->Value(state, p);
+    heuristic_->NonTerminalValues(state, &values);  // once for all players (a network's)
     return values;
   }
 
@@ -63,6 +64,17 @@ void BindMctsEvaluator(py::module_& m) {
       },
       py::arg("name"), py::arg("game"),
       "OpenSpiel's MCTS Evaluator over the native heuristic `name` (a pyspiel.Evaluator).");
+  m.def(
+      "mcts_evaluator",
+      [](const LearnedModel& model,
+         py::handle game) -> std::shared_ptr<open_spiel::algorithms::Evaluator> {
+        const auto* cpp_game = game.cast<const open_spiel::Game*>();
+        model.CheckGame(*cpp_game);
+        return std::make_shared<HeuristicMctsEvaluator>(std::make_unique<LearnedModel>(model),
+                                                        cpp_game->NumPlayers());
+      },
+      py::arg("model"), py::arg("game"),
+      "OpenSpiel's MCTS Evaluator over a copy of the native model `model` (a LearnedModel).");
 }
 
 }  // namespace starspiel

@@ -23,6 +23,7 @@ PYBIND11_MODULE(_native, m) {
         return starspiel::MakeEvaluator(name, *cpp_game)->Value(*cpp_state, player);
       },
       "The native evaluator `name`'s value of `state` for `player` (for tests).");
+  starspiel::BindLearned(m);
   starspiel::BindSearch(m);
   starspiel::BindSampling(m);
   starspiel::BindBaselines(m);

@@ -152,16 +152,20 @@ SearchOptions ReadOptions(const py::dict& settings) {
 
 class PySearcher {
  public:
+  // The leaves: the native evaluator `native_evaluator` (a name), else the native model
+  // `native_model` (a bots._native.LearnedModel, copied), else `evaluator` called back.
   PySearcher(py::object game, const py::dict& options, py::object evaluator,
              const std::string& native_evaluator, const std::string& evaluator_name,
-             bool release_gil)
+             bool release_gil, py::object native_model)
       : release_gil_(release_gil) {
     auto cpp_game = game.cast<std::shared_ptr<const open_spiel::Game>>();
     SearchOptions o = ReadOptions(options);
     LeafFunction leaf;
     LeafVectorFunction leaf_vector;
-    if (!native_evaluator.empty()) {
-      std::shared_ptr<Evaluator> native = MakeEvaluator(native_evaluator, *cpp_game);
+    if (!native_evaluator.empty() || !native_model.is_none()) {
+      std::shared_ptr<Evaluator> native = native_evaluator.empty()
+                                              ? CopyLearnedModel(native_model, *cpp_game)
+                                              : MakeEvaluator(native_evaluator, *cpp_game);
       leaf = [native](const open_spiel::State& state, int player) {
         return native->NonTerminalValue(state, player);
       };
@@ -263,9 +267,9 @@ void BindSearch(py::module_& m) {
   py::register_exception<LeafValueOutOfBounds>(m, "LeafValueOutOfBounds", PyExc_ValueError);
   py::class_<PySearcher>(m, "Searcher")
       .def(py::init<py::object, const py::dict&, py::object, const std::string&, const std::string&,
-                    bool>(),
+                    bool, py::object>(),
            py::arg("game"), py::arg("options"), py::arg("evaluator"), py::arg("native_evaluator"),
-           py::arg("evaluator_name"), py::arg("release_gil"))
+           py::arg("evaluator_name"), py::arg("release_gil"), py::arg("native_model") = py::none())
       .def("search", &PySearcher::Search, py::arg("state"), py::arg("depth"), py::arg("root_order"),
            py::arg("deadline"))
       .def("stats", &PySearcher::StatsDict)
