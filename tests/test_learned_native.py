@@ -245,10 +245,20 @@ def test_metadata_that_is_not_json_is_a_value_error() -> None:
         native_engine.require().LearnedModel("{", arrays)
 
 
-def test_win_shares_needs_one_winner_utilities() -> None:
-    """pig with 3 players pays the winner 1 and the others -1/2, not min_utility (-1):
-    the spec's head would not sum to the utility sum, and the model is refused."""
+def test_win_shares_sum_to_the_utility_sum_with_three_players() -> None:
+    """pig with 3 players pays the winner 1 and the others -1/2 (not min_utility, -1): the
+    head's values are expected returns with that loser's return, summing to 0."""
     game = pyspiel.load_game("pig(players=3)")
+    metadata, arrays = ref.random_mlp(game, [8], "win_shares", 0, output_mean=0.5)
+    native = native_engine.require().LearnedModel(json.dumps(metadata), arrays)
+    for state in playout_states(game, 200, seed=0, keep=0.5):
+        want = ref.values(metadata, arrays, game, state)
+        assert native.values(state) == want
+        assert abs(sum(want)) < 1e-12 and all(-0.5 <= v <= 1 for v in want)
+
+
+def test_win_shares_needs_a_constant_sum_game_of_two_or_more() -> None:
+    game = pyspiel.load_game("2048")
     metadata, arrays = ref.random_mlp(game, [8], "win_shares", 0)
     with pytest.raises(ValueError, match="win_shares head needs"):
         native_engine.require().LearnedModel(json.dumps(metadata), arrays)

@@ -254,8 +254,10 @@ def _check_head(head: str, outputs: int, game: pyspiel.Game) -> None:
             total = game.utility_sum()
         except pyspiel.SpielError:
             total = None
-        if total is None or players * lo + (hi - lo) != total:
+        loser = None if total is None or players < 2 else (total - hi) / (players - 1)
+        if loser is None or not lo <= loser <= hi:
             raise ValueError(
-                f"head 'win_shares' needs one winner: N * min_utility + (max - min) = "
-                f"utility_sum, which {game} does not satisfy"
+                f"head 'win_shares' needs a constant-sum game of two or more players whose "
+                f"losers' return (utility_sum - max) / (N - 1) lies within the utilities, "
+                f"which {game} is not"
             )

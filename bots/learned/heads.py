@@ -9,6 +9,7 @@ as the hand evaluators), win shares are positive and sum to one.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -29,11 +30,18 @@ def one_player(out: Outputs, returns: float, lo: float, hi: float) -> list[float
     return [min(max(returns + float(out[0]), lo), hi)]
 
 
-def win_shares(out: Outputs, lo: float, hi: float) -> list[float]:
+def loser_return(game: Any) -> float:
+    """A loser's return in a constant-sum game with one winner (who gets ``U``):
+    ``(utility_sum - U) / (N - 1)``; -1/(N-1) in pig and Can't Stop, -1 in maedn."""
+    return (float(game.utility_sum()) - float(game.max_utility())) / (game.num_players() - 1)
+
+
+def win_shares(out: Outputs, loser: float, hi: float) -> list[float]:
     """Each player's share of the win: ``s_k = max(out_k, 0) + 2**-20``, ``p_k = s_k /
-    total`` (summed left to right), value ``L + (U - L) * p_k``."""
+    total`` (summed left to right), value ``L' + (U - L') * p_k``, the expected return
+    with ``L'`` a loser's return, so the values sum to the game's utility sum."""
     shares = [max(float(o), 0.0) + FLOOR for o in out]
     total = 0.0
     for s in shares:
         total += s
-    return [lo + (hi - lo) * (s / total) for s in shares]
+    return [loser + (hi - loser) * (s / total) for s in shares]

@@ -14,7 +14,7 @@ from bots.evaluators.api import game_value_bounds
 from bots.learned.checks import check_arrays, check_game, check_metadata, output_count
 from bots.learned.encodings import encoder
 from bots.learned.file_format import FORMAT, read_model_file, write_model_file
-from bots.learned.heads import one_player, win_shares, zero_sum
+from bots.learned.heads import loser_return, one_player, win_shares, zero_sum
 from bots.learned.inference import make_inference
 
 
@@ -83,6 +83,7 @@ class LearnedModel:
         self.game: pyspiel.Game | None = None
         self._observer: Any = None
         self.bounds = (-np.inf, np.inf)  # the head's (L, U), set by bind()
+        self.loser = -np.inf  # win_shares: a loser's return, set by bind()
         if game is not None:
             self.bind(game)
 
@@ -98,6 +99,8 @@ class LearnedModel:
             self.bounds = game_value_bounds(game)
         else:
             self.bounds = (float(game.min_utility()), float(game.max_utility()))
+        if self.head == "win_shares":
+            self.loser = loser_return(game)
 
     def observation(self, state: Any) -> np.ndarray:
         """``state.observation_tensor(0)`` as an array (read in place where it can be)."""
@@ -129,7 +132,7 @@ class LearnedModel:
             return zero_sum(out, lo, hi)
         if self.head == "one_player":
             return one_player(out, float(state.returns()[0]), lo, hi)
-        return win_shares(out, lo, hi)
+        return win_shares(out, self.loser, hi)
 
     def __repr__(self) -> str:
         m = self.metadata

@@ -117,11 +117,12 @@ def head_values(
     if head == "one_player":
         return [min(max(state.returns()[0] + out[0], lo), hi)]
     assert head == "win_shares", head
+    loser = (game.utility_sum() - hi) / (game.num_players() - 1)  # a loser's return
     shares = [max(o, 0.0) + 2.0**-20 for o in out]
     total = shares[0]
     for s in shares[1:]:
         total = total + s
-    return [lo + ((hi - lo) * (s / total)) for s in shares]
+    return [loser + ((hi - loser) * (s / total)) for s in shares]
 
 
 def values(metadata: dict[str, Any], arrays: Arrays, game: pyspiel.Game, state: Any) -> list[float]:

@@ -57,6 +57,7 @@ struct LearnedWeights {
   int num_outputs = 0;
   double lower = 0.0;  // the head's (L, U)
   double upper = 0.0;
+  double loser = 0.0;         // win_shares: a loser's return
   double shrunk_lower = 0.0;  // zero_sum: 0.99 * L, 0.99 * U
   double shrunk_upper = 0.0;
 };
@@ -273,10 +274,14 @@ std::shared_ptr<const LearnedWeights> ReadModel(const std::string& metadata,
         w->num_outputs = 1;
         break;
       case Head::kWinShares: {
+        // bots/learned/heads.py loser_return: a loser's return, (utility_sum - U) / (N - 1).
         const absl::optional<double> sum = game->UtilitySum();
-        const double n = w->num_players;
-        if (!sum.has_value() || n * w->lower + (w->upper - w->lower) != *sum) {
-          Fail("the win_shares head needs a game whose utilities sum to N * L + (U - L)");
+        if (!sum.has_value() || w->num_players < 2) {
+          Fail("the win_shares head needs a constant-sum game of two or more players");
+        }
+        w->loser = (*sum - w->upper) / (w->num_players - 1);
+        if (!(w->lower <= w->loser && w->loser <= w->upper)) {
+          Fail("the win_shares head needs a losers' return within the game's utilities");
         }
         w->num_outputs = w->num_players;
         break;
@@ -478,8 +483,8 @@ void LearnedModel::Head(const open_spiel::State& state) {
         values_[k] = std::max(out_[k], 0.0) + tiny;
         total = k == 0 ? values_[0] : total + values_[k];
       }
-      const double span = w.upper - w.lower;
-      for (int k = 0; k < n; ++k) values_[k] = w.lower + span * (values_[k] / total);
+      const double span = w.upper - w.loser;
+      for (int k = 0; k < n; ++k) values_[k] = w.loser + span * (values_[k] / total);
       return;
     }
   }
