@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-import shlex
-import sys
-from collections.abc import Sequence
+import os
 
-from absl import app
+# One BLAS thread: the model's small matrix products run 4-20x slower when OpenBLAS threads
+# spin against each other and the self-play workers (measured: backgammon 1.6 -> 6 games/s).
+# Set before numpy is first imported, which is below.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
-from experiments.common import flags
-from experiments.common.errors import ExperimentError
-from experiments.common.signals import stop_like_ctrl_c
-from experiments.learn.train import resolve, train
+import hashlib  # noqa: E402
+import json  # noqa: E402
+import shlex  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+
+from absl import app  # noqa: E402
+
+from experiments.common import flags  # noqa: E402
+from experiments.common.errors import ExperimentError  # noqa: E402
+from experiments.common.signals import stop_like_ctrl_c  # noqa: E402
+from experiments.learn.train import resolve, train  # noqa: E402
 
 FLAGS, _define = flags.program_flags()
 _define.string("game", "backgammon", "OpenSpiel game string, e.g. pig or 'pig(winscore=50)'.")
@@ -48,7 +56,7 @@ _define.string(
     "Self-play policy: 'greedy' (the best afterstate by the model, 1 ply) or a search bot "
     "spec acting with the float model on the Python engine, e.g. 'star2(max_depth=2)'.",
 )
-_define.float("alpha", None, "Learning rate (default: mlp 0.1, ntuple 0.0025).", lower_bound=0.0)
+_define.float("alpha", None, "Learning rate (default: mlp 0.01, ntuple 0.0025).", lower_bound=0.0)
 _define.float(
     "td_lambda",
     None,
@@ -56,7 +64,9 @@ _define.float(
     lower_bound=0.0,
     upper_bound=1.0,
 )
-_define.float("epsilon", 0.01, "Probability of a uniformly random move.", lower_bound=0.0, upper_bound=1.0)
+_define.float(
+    "epsilon", 0.01, "Probability of a uniformly random move.", lower_bound=0.0, upper_bound=1.0
+)
 _define.integer(
     "eval_every",
     500,

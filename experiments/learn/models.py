@@ -146,10 +146,12 @@ def _mlp_spec(text: str, params: dict[str, Any], game: pyspiel.Game) -> ModelSpe
     return ModelSpec("mlp", "observation", hidden=hidden, output_scale_log2=scale)
 
 
-def _ntuple_spec(text: str, params: dict[str, Any], game: pyspiel.Game, shape: list[int]) -> ModelSpec:
+def _ntuple_spec(
+    text: str, params: dict[str, Any], game: pyspiel.Game, shape: list[int]
+) -> ModelSpec:
     _check_keys(text, params, ("tuples", "symmetries", "values", "output_shift", "planes"))
     tuple_set = params.get("tuples", "lines_squares")
-    symmetries = params.get("symmetries", "none")
+    symmetries = params.get("symmetries") or "none"  # 'none' parses as None
     if tuple_set not in TUPLE_SETS:
         raise ModelSpecError(
             f"--model: tuples={tuple_set!r} in {text!r}; accepted: {', '.join(TUPLE_SETS)}"
@@ -219,7 +221,9 @@ class FloatMLP:
 
     def set_params(self, arrays: list[np.ndarray]) -> None:
         it = iter(arrays)
-        self.layers = [(np.array(next(it), np.float64), np.array(next(it), np.float64)) for _ in self.layers]
+        self.layers = [
+            (np.array(next(it), np.float64), np.array(next(it), np.float64)) for _ in self.layers
+        ]
 
     def outputs(self, x: np.ndarray) -> np.ndarray:
         """`out` of each row of x (n, n_in) -> (n,)."""
@@ -281,7 +285,9 @@ def dihedral_images(cells: list[int], side: int) -> list[list[int]]:
     return images
 
 
-def placements_of(tuples: list[list[int]], side: int, symmetries: str) -> tuple[list[list[int]], list[list[int]], list[int]]:
+def placements_of(
+    tuples: list[list[int]], side: int, symmetries: str
+) -> tuple[list[list[int]], list[list[int]], list[int]]:
     """(tuples with their own table, placements, the table of each placement).
 
     With dihedral symmetries a tuple whose image is already a table's tuple adds no
@@ -321,7 +327,9 @@ class FloatNTuple:
         self.placements, self.placement_tables = placements, placement_tables
         sizes = [values ** len(t) for t in tables]
         self.lut_offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        self.luts = np.zeros(int(self.lut_offsets[-1])) if luts is None else np.asarray(luts, np.float64)
+        self.luts = (
+            np.zeros(int(self.lut_offsets[-1])) if luts is None else np.asarray(luts, np.float64)
+        )
         # Placements grouped by length: cell indices, place values and table offsets.
         self._groups = []
         for k in sorted({len(p) for p in placements}):
@@ -334,7 +342,9 @@ class FloatNTuple:
     @classmethod
     def from_spec(cls, spec: ModelSpec, cells: int) -> FloatNTuple:
         side = math.isqrt(cells)
-        tables, placements, owners = placements_of(tuple_set(spec.tuple_set, side), side, spec.symmetries)
+        tables, placements, owners = placements_of(
+            tuple_set(spec.tuple_set, side), side, spec.symmetries
+        )
         return cls(tables, placements, owners, spec.values)
 
     def params(self) -> list[np.ndarray]:

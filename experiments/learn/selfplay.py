@@ -251,15 +251,23 @@ def evaluate(
         pairs = max(1, games // 2)
         samples = [
             0.5
-            * sum(evaluation_game(game, model, encode, seat, 1_000_003 * seed + i, max_moves) for seat in (0, 1))
+            * sum(
+                evaluation_game(game, model, encode, seat, 1_000_003 * seed + i, max_moves)
+                for seat in (0, 1)
+            )
             for i in range(pairs)
         ]
         opponent = OPPONENT
     else:
-        samples = [evaluation_game(game, model, encode, 0, 1_000_003 * seed + i, max_moves) for i in range(games)]
+        samples = [
+            evaluation_game(game, model, encode, 0, 1_000_003 * seed + i, max_moves)
+            for i in range(games)
+        ]
         opponent = "none (mean score)"
     mean = float(np.mean(samples))
-    half = float(1.96 * np.std(samples, ddof=1) / np.sqrt(len(samples))) if len(samples) > 1 else 0.0
+    half = (
+        float(1.96 * np.std(samples, ddof=1) / np.sqrt(len(samples))) if len(samples) > 1 else 0.0
+    )
     return {
         "score": mean,
         "interval": [mean - half, mean + half],

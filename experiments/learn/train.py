@@ -111,7 +111,7 @@ def resolve(
                 f"spec of {', '.join(SEARCH_BOTS)}, e.g. 'star2(max_depth=2)'"
             )
     if alpha is None:
-        alpha = 0.0025 if spec.family == "ntuple" else 0.1
+        alpha = 0.0025 if spec.family == "ntuple" else 0.01
     if td_lambda is None:
         td_lambda = 0.0 if spec.family == "ntuple" else 0.7
     return TrainConfig(
@@ -217,7 +217,9 @@ class Trainer:
         bots = None
         if self.config.policy != GREEDY:
             evaluator = FloatEvaluator(self.game, model, self.encode, self.head)
-            bots = search_bots(self.game, self.config.policy, evaluator, self.config.seed * 7919 + g)
+            bots = search_bots(
+                self.game, self.config.policy, evaluator, self.config.seed * 7919 + g
+            )
         return play_game(self.game, model, self.encode, self.player, rng, bots)
 
     def batch(self, pool: ThreadPoolExecutor | None, count: int) -> None:
@@ -226,7 +228,9 @@ class Trainer:
         if pool is None:
             trajectories = [self.play(first, self.model)]
         else:
-            trajectories = list(pool.map(lambda g: self.play(g, self.model), range(first, first + count)))
+            trajectories = list(
+                pool.map(lambda g: self.play(g, self.model), range(first, first + count))
+            )
         for trajectory in trajectories:
             self.squared_error += td_update(
                 self.model, trajectory, self.config.alpha, self.config.td_lambda
@@ -305,7 +309,10 @@ def train(
                 consistent = True
                 if bar is not None:
                     bar.update(count)
-                if config.eval_every and trainer.games // config.eval_every > before // config.eval_every:
+                if (
+                    config.eval_every
+                    and trainer.games // config.eval_every > before // config.eval_every
+                ):
                     record()
                 if time.monotonic() - last_save >= checkpoint_seconds:
                     trainer.seconds = base_seconds + time.monotonic() - started
@@ -333,7 +340,9 @@ def train(
 def model_of(out: str, game_string: str) -> tuple[FloatModel, pyspiel.Game]:
     """The float model of a run folder's checkpoint (for tests and comparisons)."""
     with open(os.path.join(out, "config.json"), encoding="utf-8") as handle:
-        config = TrainConfig(**{k: v for k, v in json.load(handle)["config"].items() if k != "program"})
+        config = TrainConfig(
+            **{k: v for k, v in json.load(handle)["config"].items() if k != "program"}
+        )
     trainer = Trainer(config, out, "")
     trainer.load_checkpoint()
     return trainer.model, trainer.game
