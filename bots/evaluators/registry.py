@@ -22,8 +22,15 @@ EvaluatorFactory = Callable[[pyspiel.Game], Any]
 
 EVALUATORS: dict[str, EvaluatorFactory] = {}
 
-_GENERIC_NAMES = ("default", "zero", "rollout", "rollout(n=10,seed=0)")
-_RESERVED = ("default", "zero", "rollout")
+_GENERIC_NAMES = (
+    "default",
+    "zero",
+    "rollout",
+    "rollout(n=10,seed=0)",
+    "learned",
+    "learned(path=FILE)",
+)
+_RESERVED = ("default", "zero", "rollout", "learned")
 
 
 def register_evaluator(game_short_name: str, factory: EvaluatorFactory) -> None:
@@ -122,6 +129,22 @@ def _parse_rollout_args(text: str) -> dict[str, Any]:
     return kwargs
 
 
+def _learned_evaluator(args: str | None, game: pyspiel.Game) -> Any:
+    """``learned``: the model shipped for the game; ``learned(path=FILE)``: a model file."""
+    from bots.evaluators.learned import LearnedEvaluator, shipped_model
+
+    if args is None or not args.strip():
+        return LearnedEvaluator(game, shipped_model(game))
+    key, sep, path = args.partition("=")
+    path = path.strip().strip("'\"")
+    if key.strip() != "path" or not sep or not path:
+        raise ValueError(
+            f"learned evaluator: bad argument {args!r}; accepted: 'learned' (the model "
+            f"shipped for the game) or 'learned(path=FILE)', e.g. 'learned(path=run/model.npz)'"
+        )
+    return LearnedEvaluator(game, path)
+
+
 def _accepted() -> str:
     names = list(_GENERIC_NAMES) + sorted(EVALUATORS)
     return (
@@ -134,7 +157,8 @@ def make_evaluator(spec: Any, game: pyspiel.Game) -> Any:
     """Build an evaluator from None, a registry name, or an evaluator object.
 
     Strings: "default" (= None), "zero" (midpoint fallback), "rollout",
-    "rollout(n=10,seed=0,max_length=200)", or a game short name from
+    "rollout(n=10,seed=0,max_length=200)", "learned" (the model shipped for the
+    game), "learned(path=FILE)" (a model file), or a game short name from
     the registry `EVALUATORS` (must match `game`). An object with a
     callable `evaluate` is returned unchanged.
     """
@@ -147,6 +171,8 @@ def make_evaluator(spec: Any, game: pyspiel.Game) -> Any:
         name, args = m.group(1), m.group(2)
         if name == "rollout":
             return RolloutEvaluator(game, **_parse_rollout_args(args or ""))
+        if name == "learned":
+            return _learned_evaluator(args, game)
         if args is not None:
             raise ValueError(
                 f"evaluator {name!r} takes no arguments, got {spec!r}; accepted: {_accepted()}"

@@ -1,0 +1,57 @@
+"""A state's features: integers derived from `observation_tensor(0)` (player 0's view).
+
+Both engines read the same float32 numbers from the same OpenSpiel C++ code, and every
+operation here is exact or one correctly rounded IEEE operation (x * 2**k, rint), so
+the C++ twin computes the same integers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+QMAX = 32767  # inputs and weights are clamped to the int16 range, symmetric
+
+
+def observation_inputs(x: np.ndarray, input_shift: int) -> np.ndarray:
+    """``int32(clamp(rint(x * 2**input_shift), -32767, 32767))``, round half to even."""
+    scaled = np.rint(np.ldexp(np.asarray(x, dtype=np.float64), input_shift))
+    return np.clip(scaled, -QMAX, QMAX).astype(np.int32)
+
+
+def log2_cells(x: np.ndarray, values: int) -> np.ndarray:
+    """``0`` for an empty cell, else ``log2(x)`` (tiles are powers of two), at most values-1.
+
+    ``frexp`` gives the exponent exactly: x = m * 2**e with m in [0.5, 1), so a power of
+    two has log2(x) = e - 1 (floor(log2 x) for any positive x).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    exponent = np.frexp(x)[1].astype(np.int64) - 1
+    cells = np.where(x == 0, 0, exponent)
+    return np.minimum(cells, values - 1)
+
+
+def plane_cells(x: np.ndarray, planes: int, values: int) -> np.ndarray:
+    """The tensor as (planes, C) row-major: ``1 + the first plane p with x[p, i] != 0``,
+    0 if none, at most values-1."""
+    grid = np.asarray(x, dtype=np.float64).reshape(planes, -1) != 0
+    first = np.argmax(grid, axis=0) + 1
+    cells = np.where(grid.any(axis=0), first, 0).astype(np.int64)
+    return np.minimum(cells, values - 1)
+
+
+def encoder(metadata: dict[str, Any]) -> Callable[[np.ndarray], np.ndarray]:
+    """The function observation -> features that a (checked) model's metadata names."""
+    encoding = metadata["encoding"]
+    if encoding == "observation":
+        shift = int(metadata["quantisation"]["input_shift"])
+        return lambda x: observation_inputs(x, shift)
+    values = int(metadata["architecture"]["values"])
+    if encoding == "log2_cells":
+        return lambda x: log2_cells(x, values)
+    if encoding == "plane_cells":
+        planes = int(metadata["encoding_args"]["planes"])
+        return lambda x: plane_cells(x, planes, values)
+    raise ValueError(f"unknown encoding {encoding!r}")
