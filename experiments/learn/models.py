@@ -17,6 +17,7 @@ import numpy as np
 import pyspiel
 
 from bots.evaluators.api import game_value_bounds
+from bots.learned import SYMMETRIES, float_mlp_outputs, ntuple_placements
 from bots.spec import parse_spec
 
 # The spec's integer-inference shifts (docs: learned_spec "Integer inference").
@@ -24,7 +25,6 @@ INPUT_SHIFT, WEIGHT_SHIFT, ACTIVATION_SHIFT = 6, 8, 7
 
 FAMILIES = ("mlp", "ntuple")
 TUPLE_SETS = ("lines", "squares", "lines_squares")
-SYMMETRIES = ("none", "dihedral")
 
 
 class ModelSpecError(ValueError):
@@ -226,12 +226,8 @@ class FloatMLP:
         ]
 
     def outputs(self, x: np.ndarray) -> np.ndarray:
-        """`out` of each row of x (n, n_in) -> (n,)."""
-        h = np.asarray(x, np.float64)
-        for w, b in self.layers[:-1]:
-            h = np.clip(h @ w + b, 0.0, 1.0)
-        w, b = self.layers[-1]
-        return (h @ w + b)[:, 0] * self.scale
+        """`out` of each row of x (n, n_in) -> (n,): bots.learned's float twin."""
+        return float_mlp_outputs(self.layers, x, self.output_scale_log2)[:, 0]
 
     def output_and_gradient(self, x: np.ndarray) -> tuple[float, list[np.ndarray]]:
         """`out` of one input and d out / d params, in params() order."""
@@ -257,7 +253,7 @@ class FloatMLP:
 # n-tuple networks over the cells of a square board.
 
 
-def tuple_set(name: str, side: int) -> list[list[int]]:
+def named_tuples(name: str, side: int) -> list[list[int]]:
     """Rows and columns ("lines"), all 2x2 squares ("squares"), or both, on a side x side board."""
     lines = [[r * side + c for c in range(side)] for r in range(side)]
     lines += [[r * side + c for r in range(side)] for c in range(side)]
@@ -269,46 +265,23 @@ def tuple_set(name: str, side: int) -> list[list[int]]:
     return {"lines": lines, "squares": squares, "lines_squares": lines + squares}[name]
 
 
-def dihedral_images(cells: list[int], side: int) -> list[list[int]]:
-    """The 8 images of an ordered tuple of cells under the square's symmetries."""
-    images = []
-    for k in range(8):
-        image = []
-        for cell in cells:
-            r, c = divmod(cell, side)
-            for _ in range(k % 4):
-                r, c = c, side - 1 - r
-            if k >= 4:
-                c = side - 1 - c
-            image.append(r * side + c)
-        images.append(image)
-    return images
-
-
 def placements_of(
     tuples: list[list[int]], side: int, symmetries: str
-) -> tuple[list[list[int]], list[list[int]], list[int]]:
+) -> tuple[list[list[int]], np.ndarray, np.ndarray]:
     """(tuples with their own table, placements, the table of each placement).
 
-    With dihedral symmetries a tuple whose image is already a table's tuple adds no
-    table; each table is read at every distinct image of its tuple.
+    A tuple that is an image of an earlier one under the symmetries gets no table of its
+    own (with dihedral symmetries the rows and columns of 2048 are two tables, not eight).
     """
-    if symmetries == "none":
-        return tuples, [list(t) for t in tuples], list(range(len(tuples)))
     tables: list[list[int]] = []
-    placements: list[list[int]] = []
-    owners: list[int] = []
-    seen: set[tuple[int, ...]] = set()
+    covered: set[frozenset[int]] = set()  # the cell sets that placements already read
     for cells in tuples:
-        if tuple(cells) in seen:
+        if frozenset(cells) in covered:
             continue
-        table = len(tables)
         tables.append(list(cells))
-        for image in dihedral_images(cells, side):
-            if tuple(image) not in seen:
-                seen.add(tuple(image))
-                placements.append(image)
-                owners.append(table)
+        images, _ = ntuple_placements([cells], symmetries, side)
+        covered.update(frozenset(int(c) for c in row if c >= 0) for row in images)
+    placements, owners = ntuple_placements(tables, symmetries, side)
     return tables, placements, owners
 
 
@@ -318,13 +291,16 @@ class FloatNTuple:
     def __init__(
         self,
         tables: list[list[int]],
-        placements: list[list[int]],
-        placement_tables: list[int],
+        placements: np.ndarray,
+        placement_tables: np.ndarray,
         values: int,
+        cells: int,
         luts: np.ndarray | None = None,
     ):
-        self.tables, self.values = tables, values
+        """`placements` (P, kmax) padded with -1 and `placement_tables` (P,): the file's."""
+        self.tables, self.values, self.cells = tables, values, cells
         self.placements, self.placement_tables = placements, placement_tables
+        rows = [[int(c) for c in row if c >= 0] for row in placements]
         sizes = [values ** len(t) for t in tables]
         self.lut_offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         self.luts = (
@@ -332,9 +308,9 @@ class FloatNTuple:
         )
         # Placements grouped by length: cell indices, place values and table offsets.
         self._groups = []
-        for k in sorted({len(p) for p in placements}):
-            members = [i for i, p in enumerate(placements) if len(p) == k]
-            cells = np.array([placements[i] for i in members], np.int64)
+        for k in sorted({len(p) for p in rows}):
+            members = [i for i, p in enumerate(rows) if len(p) == k]
+            cells = np.array([rows[i] for i in members], np.int64)
             powers = values ** np.arange(k - 1, -1, -1, dtype=np.int64)
             base = self.lut_offsets[[placement_tables[i] for i in members]]
             self._groups.append((cells, powers, base))
@@ -343,9 +319,9 @@ class FloatNTuple:
     def from_spec(cls, spec: ModelSpec, cells: int) -> FloatNTuple:
         side = math.isqrt(cells)
         tables, placements, owners = placements_of(
-            tuple_set(spec.tuple_set, side), side, spec.symmetries
+            named_tuples(spec.tuple_set, side), side, spec.symmetries
         )
-        return cls(tables, placements, owners, spec.values)
+        return cls(tables, placements, owners, spec.values, cells)
 
     def params(self) -> list[np.ndarray]:
         return [self.luts]

@@ -21,7 +21,8 @@ import numpy as np
 import pyspiel
 
 from bots import make_bot
-from bots.evaluators.api import SHRINK, Evaluator, game_value_bounds
+from bots.evaluators.api import Evaluator, game_value_bounds
+from bots.learned import heads
 from experiments.learn.features import Encoder
 from experiments.learn.models import FloatMLP, FloatModel, FloatNTuple
 
@@ -69,11 +70,11 @@ class FloatEvaluator(Evaluator):
         self.model, self.encode = model, encode
 
     def _value(self, state: pyspiel.State) -> float:
-        out = float(self.model.outputs(self.encode(state)[None, :])[0])
+        out = self.model.outputs(self.encode(state)[None, :])
         low, high = self.bounds
         if self.head == "zero_sum":
-            return min(max(out, SHRINK * low), SHRINK * high)
-        return min(max(state.returns()[0] + out, low), high)
+            return heads.zero_sum(out, low, high)[0]
+        return heads.one_player(out, float(state.returns()[0]), low, high)[0]
 
 
 @dataclasses.dataclass

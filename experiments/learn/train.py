@@ -28,7 +28,7 @@ from experiments.common.game_loader import load_game
 from experiments.common.progress import Progress, hms
 from experiments.common.results import ResultsFolder
 from experiments.learn import curve
-from experiments.learn.export import export_model, metadata, save_atomic
+from experiments.learn.export import export_model, model_metadata, save_atomic
 from experiments.learn.features import encoder, n_features
 from experiments.learn.models import (
     FloatModel,
@@ -207,7 +207,7 @@ class Trainer:
         arrays["games"] = np.array(self.games)
         arrays["seconds"] = np.array(self.seconds)
         save_atomic(os.path.join(self.out, CHECKPOINT), arrays)
-        meta = metadata(self.spec, self.game, self.head, self.training_metadata(), self.n_features)
+        meta = model_metadata(self.spec, self.model, self.game, self.head, self.training_metadata())
         export_model(os.path.join(self.out, MODEL), self.model, meta)
 
     # -- playing and learning ------------------------------------------------------------
