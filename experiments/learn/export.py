@@ -8,7 +8,7 @@ before anything is written, so the trainer cannot write a file the loader refuse
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyspiel
@@ -77,7 +77,7 @@ def save_atomic(path: str, arrays: dict[str, np.ndarray]) -> None:
     tmp = f"{path}.tmp{os.getpid()}"
     try:
         with open(tmp, "wb") as handle:
-            np.savez(handle, **arrays)  # a handle: numpy appends no ".npz"
+            np.savez(handle, **cast(dict[str, Any], arrays))  # a handle: no ".npz" added
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

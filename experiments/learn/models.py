@@ -168,8 +168,9 @@ def _ntuple_spec(
             f"--model: n-tuples need a square board; '{game}' has an observation of shape "
             f"{shape} ({cells} cells{'' if planes is None else f' in {planes} planes'})"
         )
+    args: tuple[tuple[str, int], ...] = ()
     if planes is None:
-        encoding, args = "log2_cells", ()
+        encoding = "log2_cells"
         default_values = 1 + int(math.log2(max(2, game.get_parameters().get("max_tile", 2048))))
     else:
         encoding, args = "plane_cells", (("planes", int(planes)),)
@@ -307,13 +308,13 @@ class FloatNTuple:
             np.zeros(int(self.lut_offsets[-1])) if luts is None else np.asarray(luts, np.float64)
         )
         # Placements grouped by length: cell indices, place values and table offsets.
-        self._groups = []
+        self._groups: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         for k in sorted({len(p) for p in rows}):
             members = [i for i, p in enumerate(rows) if len(p) == k]
-            cells = np.array([rows[i] for i in members], np.int64)
+            where = np.array([rows[i] for i in members], np.int64)
             powers = values ** np.arange(k - 1, -1, -1, dtype=np.int64)
-            base = self.lut_offsets[[placement_tables[i] for i in members]]
-            self._groups.append((cells, powers, base))
+            base = self.lut_offsets[[int(placement_tables[i]) for i in members]]
+            self._groups.append((where, powers, base))
 
     @classmethod
     def from_spec(cls, spec: ModelSpec, cells: int) -> FloatNTuple:

@@ -70,7 +70,7 @@ class FloatEvaluator(Evaluator):
         self.model, self.encode = model, encode
 
     def _value(self, state: pyspiel.State) -> float:
-        out = self.model.outputs(self.encode(state)[None, :])
+        out = [float(self.model.outputs(self.encode(state)[None, :])[0])]
         low, high = self.bounds
         if self.head == "zero_sum":
             return heads.zero_sum(out, low, high)[0]
@@ -269,9 +269,12 @@ def evaluate(
     half = (
         float(1.96 * np.std(samples, ddof=1) / np.sqrt(len(samples))) if len(samples) > 1 else 0.0
     )
+    low, high = mean - half, mean + half
+    if game.num_players() == 2:  # a score: a share of the points, within [0, 1]
+        low, high = max(low, 0.0), min(high, 1.0)
     return {
         "score": mean,
-        "interval": [mean - half, mean + half],
+        "interval": [low, high],
         "eval_games": len(samples) * (2 if game.num_players() == 2 else 1),
         "opponent": opponent,
     }
