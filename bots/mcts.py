@@ -27,11 +27,22 @@ import pyspiel
 from open_spiel.python.algorithms import mcts as os_mcts
 
 from bots import native_engine
-from bots.evaluators.registry import default_evaluator
+from bots.evaluators.registry import default_evaluator, make_evaluator
 
 CPP = "openspiel_cpp"
 PYTHON = "openspiel_python"
-MCTS_EVALUATORS = ("rollout", "heuristic")
+MCTS_EVALUATORS = ("rollout", "heuristic", "learned", "learned(path=FILE)")
+
+
+def check_mcts_evaluator(evaluator: Any) -> None:
+    """Refuses what MCTS cannot value leaves with: rollouts, the game's heuristic, or a
+    learned model (``learned``, ``learned(path=FILE)``)."""
+    name = evaluator.split("(", 1)[0].strip() if isinstance(evaluator, str) else None
+    if name not in ("rollout", "heuristic", "learned") or (name != "learned" and evaluator != name):
+        raise ValueError(
+            f"unknown evaluator {evaluator!r}; accepted: {', '.join(MCTS_EVALUATORS)} "
+            f"(heuristic: the game's evaluator, the one the search bots use)"
+        )
 
 
 def is_python_game(game: pyspiel.Game) -> bool:
@@ -133,13 +144,15 @@ def make_mcts_bot(
 
     ``max_memory_mb`` bounds the C++ tree only: OpenSpiel's Python MCTS has no
     memory limit (its tree grows with the simulations run). ``rollouts`` only
-    applies to the rollout evaluator.
+    applies to the rollout evaluator; ``heuristic`` and ``learned(...)`` value leaves with
+    the game's evaluator or a learned model (docs/guide/learned.md).
     """
-    if evaluator not in MCTS_EVALUATORS:
-        raise ValueError(
-            f"mcts evaluator must be one of {', '.join(MCTS_EVALUATORS)}, got {evaluator!r}"
-        )
-    heuristic = default_evaluator(game) if evaluator == "heuristic" else None
+    check_mcts_evaluator(evaluator)
+    heuristic = None
+    if evaluator == "heuristic":
+        heuristic = default_evaluator(game)
+    elif evaluator != "rollout":
+        heuristic = make_evaluator(evaluator, game)  # a learned model
     native_heuristic = None if heuristic is None else _native_heuristic(game, heuristic)
     if is_python_game(game) or (heuristic is not None and native_heuristic is None):
         python_evaluator = (

@@ -222,8 +222,8 @@ class SearchOptions:
         "object",
         "the leaf evaluator",
         bots=SEARCH_BOTS,
-        accepts_text="a registry name (`default`, `zero`, `rollout(n=10,seed=0)`, a game "
-        "name) or an evaluator object",
+        accepts_text="a registry name (`default`, `zero`, `rollout(n=10,seed=0)`, `learned`, "
+        "`learned(path=FILE)`, a game name) or an evaluator object",
         default_text="the game's heuristic",
     )
     tt_size: int = _option(
@@ -549,13 +549,13 @@ BOT_SETTINGS: tuple[Setting, ...] = (
     Setting("seed", "int", 0, "seeds the search", ("mcts",), "bot", minimum=0),
     Setting(
         "evaluator",
-        "choice",
+        "object",
         "rollout",
-        "how leaves are valued: random rollouts, or the game's heuristic (the fair MCTS)",
+        "how leaves are valued: random rollouts, the game's heuristic (the fair MCTS), or a "
+        "learned model",
         ("mcts",),
         "bot",
-        choices=MCTS_EVALUATORS,
-        hint="heuristic: the game's evaluator, the one the search bots use",
+        accepts_text=" or ".join(f"`{name}`" for name in MCTS_EVALUATORS),
     ),
     Setting("seed", "int", None, "seeds the moves", ("random",), "bot", minimum=0, none=True),
     Setting(

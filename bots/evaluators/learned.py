@@ -51,7 +51,8 @@ class LearnedEvaluator(Evaluator):
         if not isinstance(model, LearnedModel):
             model = load_model(model, game)
         elif model.game is None or str(model.game) != str(game):
-            model.bind(game)
+            # A model bound to another game (a twin) stays as it is: a copy is bound here.
+            model = LearnedModel(model.metadata, model.arrays, model.path, game)
         super().__init__(game, model.bounds)
         self.model = model
         self.path = model.path

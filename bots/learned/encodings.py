@@ -17,8 +17,9 @@ QMAX = 32767  # inputs and weights are clamped to the int16 range, symmetric
 
 def observation_inputs(x: np.ndarray, input_shift: int) -> np.ndarray:
     """``int32(clamp(rint(x * 2**input_shift), -32767, 32767))``, round half to even."""
-    scaled = np.rint(np.ldexp(np.asarray(x, dtype=np.float64), input_shift))
-    return np.clip(scaled, -QMAX, QMAX).astype(np.int32)
+    # x * 2**k and rint are exact in float32 as in float64 (a power of two, an integer).
+    scaled = np.rint(np.asarray(x) * 2.0**input_shift)
+    return np.clip(scaled, -QMAX, QMAX, out=scaled).astype(np.int32)
 
 
 def log2_cells(x: np.ndarray, values: int) -> np.ndarray:

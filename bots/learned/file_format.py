@@ -66,6 +66,7 @@ def write_model_file(
         raise ValueError("the arrays of a model may not be named 'metadata'")
     target = Path(path)
     temporary = target.with_name(target.name + ".tmp")
+    payload: dict[str, Any] = {"metadata": np.array(json.dumps(metadata)), **arrays}
     with open(temporary, "wb") as handle:  # a handle: numpy appends no ".npz"
-        np.savez_compressed(handle, metadata=np.array(json.dumps(metadata)), **arrays)
+        np.savez_compressed(handle, **payload)
     os.replace(temporary, target)

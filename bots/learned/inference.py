@@ -13,26 +13,69 @@ import numpy as np
 
 from bots.learned.checks import mlp_layers, placement_lengths
 
+EXACT = 2.0**53  # every integer of smaller magnitude is a float64, and so are their sums
+
 
 class MlpInference:
-    """``w{l}``/``b{l}`` layers: ReLU clamped to ``[0, 2**activation_shift]``, then linear."""
+    """``w{l}``/``b{l}`` layers: ReLU clamped to ``[0, 2**activation_shift]``, then linear.
 
-    def __init__(self, metadata: dict[str, Any], arrays: dict[str, np.ndarray]):
+    Where every partial sum provably stays below 2**53 in magnitude (checked here from
+    the weights: ``|b_j| + max input * sum_i |w_ij|``), the sums run in float64 (BLAS):
+    products and sums of such integers are exact in any order, and ``floor(acc * 2**-k)``
+    is ``acc >> k``, so the result is the int64 one bit for bit. Otherwise (or with
+    ``exact_float=False``) layer 0 sums the nonzero inputs' rows in int64.
+    """
+
+    def __init__(
+        self,
+        metadata: dict[str, Any],
+        arrays: dict[str, np.ndarray],
+        exact_float: bool | None = None,
+    ):
         q = metadata["quantisation"]
         self.weight_shift = int(q["weight_shift"])
         self.first_shift = int(q["input_shift"]) + self.weight_shift - int(q["activation_shift"])
         self.top = 1 << int(q["activation_shift"])
         self.output_shift = int(q["output_shift"])
+        self.output_scale = 2.0**-self.output_shift
         layers = mlp_layers(metadata)
-        self.weights = [arrays[f"w{layer}"].astype(np.int64) for layer in range(layers)]
-        self.biases = [arrays[f"b{layer}"].astype(np.int64) for layer in range(layers)]
+        weights = [arrays[f"w{layer}"] for layer in range(layers)]
+        biases = [arrays[f"b{layer}"] for layer in range(layers)]
+        fits = all(
+            float(
+                np.max(
+                    np.abs(b).astype(np.float64)
+                    + largest * np.abs(w.astype(np.float64)).sum(axis=0)
+                )
+            )
+            < EXACT / 2
+            for w, b, largest in zip(weights, biases, [32767] + [self.top] * (layers - 1))
+        )
+        self.exact_float = fits if exact_float is None else exact_float and fits
+        kind = np.float64 if self.exact_float else np.int64
+        self.weights = [w.astype(kind) for w in weights]
+        self.biases = [b.astype(kind) for b in biases]
+        # floor(acc / 2**k) as a multiplication (exact: a power of two).
+        self.first_scale = 2.0**-self.first_shift
+        self.weight_scale = 2.0**-self.weight_shift
 
     def outputs(self, inputs: np.ndarray) -> np.ndarray:
-        """``out`` (float64) from the int32 inputs ``q``; layer 0 reads the nonzero ones."""
+        """``out`` (float64) from the inputs ``q`` (integers, any integer or float dtype)."""
+        if not self.exact_float:
+            return self._int_outputs(inputs)
+        acc = inputs @ self.weights[0] + self.biases[0]
+        for layer in range(1, len(self.weights)):
+            scale = self.first_scale if layer == 1 else self.weight_scale
+            activation = np.floor(acc * scale)
+            np.clip(activation, 0.0, self.top, out=activation)
+            acc = activation @ self.weights[layer] + self.biases[layer]
+        return acc * self.output_scale
+
+    def _int_outputs(self, inputs: np.ndarray) -> np.ndarray:
+        """The same in int64, layer 0 over the nonzero inputs only (the C++ twin's way)."""
         nonzero = np.flatnonzero(inputs)
         acc = self.biases[0] + inputs[nonzero].astype(np.int64) @ self.weights[0][nonzero]
-        last = len(self.weights) - 1
-        for layer in range(1, last + 1):
+        for layer in range(1, len(self.weights)):
             shift = self.first_shift if layer == 1 else self.weight_shift
             activation = np.clip(acc >> shift, 0, self.top)
             acc = self.biases[layer] + activation @ self.weights[layer]
@@ -41,27 +84,31 @@ class MlpInference:
 
 class NtupleInference:
     """Sum over placements of ``luts[lut_offsets[t_p] + index_p]``, first cell most
-    significant in the base-``values`` index."""
+    significant in the base-``values`` index.
+
+    The indices are one matrix product, ``index = M @ cells + base`` with
+    ``M[p, cell_j] = values**(k_p - 1 - j)``: integers, exact (a table index is far
+    below 2**53).
+    """
 
     def __init__(self, metadata: dict[str, Any], arrays: dict[str, np.ndarray]):
         values = int(metadata["architecture"]["values"])
-        placements = arrays["placements"].astype(np.int64)
-        lengths = placement_lengths(placements)
-        column = np.arange(placements.shape[1])[None, :]
-        live = column < lengths[:, None]
-        # Weight of cell j of placement p: values**(k_p - 1 - j); 0 on the padding.
-        exponents = np.where(live, lengths[:, None] - 1 - column, 0)
-        self.place_values = np.where(live, values**exponents, 0).astype(np.int64)
-        self.cells = np.where(live, placements, 0)
+        placements = arrays["placements"]
+        cells = int(placements.max()) + 1
+        self.place_values = np.zeros((placements.shape[0], cells), dtype=np.int64)
+        for p, (row, k) in enumerate(zip(placements, placement_lengths(placements))):
+            for j in range(k):
+                self.place_values[p, row[j]] += values ** (k - 1 - j)
         self.base = arrays["lut_offsets"][arrays["placement_tables"]].astype(np.int64)
         self.luts = arrays["luts"]
-        self.output_shift = int(metadata["quantisation"]["output_shift"])
+        self.cells = cells
+        self.output_scale = 2.0 ** -int(metadata["quantisation"]["output_shift"])
 
     def outputs(self, cells: np.ndarray) -> np.ndarray:
         """``out`` (a 1-vector, float64) from the board's cells (ints in 0..values-1)."""
-        index = self.base + (cells[self.cells] * self.place_values).sum(axis=1)
+        index = self.place_values @ cells[: self.cells] + self.base
         total = self.luts[index].sum(dtype=np.int64)
-        return np.ldexp(np.array([total], dtype=np.float64), -self.output_shift)
+        return np.array([float(total) * self.output_scale])
 
 
 def make_inference(

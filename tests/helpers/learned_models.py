@@ -17,6 +17,13 @@ from bots.learned import (
 )
 
 
+def scale_log2(model: LearnedModel) -> int:
+    """s of the model's output scale 2**s."""
+    q = model.metadata["quantisation"]
+    shift = q["activation_shift"] if model.metadata["architecture"]["hidden"] else q["input_shift"]
+    return shift + q["weight_shift"] - q["output_shift"]
+
+
 def random_float_layers(
     rng: np.random.Generator, sizes: list[int], scale: float = 0.5
 ) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -41,15 +48,22 @@ def random_mlp(
     hidden: list[int],
     seed: int = 0,
     head: str | None = None,
-    output_scale_log2: int = 0,
+    output_scale_log2: int | None = None,
+    weight_scale: float = 0.5,
 ) -> tuple[LearnedModel, list[tuple[np.ndarray, np.ndarray]], dict[str, int]]:
-    """A random MLP over the observation, with its float layers and quantisation."""
+    """A random MLP over the observation, with its float layers and quantisation.
+
+    2048's inputs are raw tile values (up to thousands): input_shift 0 keeps them inside
+    the int16 range, and its outputs are scores (2**10 by default)."""
     head = head or head_of(game)
     rng = np.random.default_rng(seed)
     inputs = int(np.prod(game.observation_tensor_shape()))
     outputs = game.num_players() if head == "win_shares" else 1
-    layers = random_float_layers(rng, [inputs, *hidden, outputs])
-    quantisation = mlp_quantisation(len(hidden), output_scale_log2)
+    layers = random_float_layers(rng, [inputs, *hidden, outputs], weight_scale)
+    tiles = game.get_type().short_name == "2048"
+    if output_scale_log2 is None:
+        output_scale_log2 = 10 if tiles else 0
+    quantisation = mlp_quantisation(len(hidden), output_scale_log2, input_shift=0 if tiles else 6)
     metadata = make_metadata(
         game, "mlp", "observation", {"hidden": list(hidden)}, quantisation, head
     )
@@ -61,12 +75,13 @@ def random_mlp(
 
 
 NTUPLE_GAMES: dict[str, dict[str, Any]] = {
-    # 2048: rows and 2x3 rectangles of the 4x4 board, all 8 symmetries, tiles up to 2**15.
+    # 2048: rows and 2x2 squares of the 4x4 board (small tables: trained networks use
+    # 6-tuples, 16**6 entries each), all 8 symmetries, tiles up to 2**15.
     "2048": {
         "encoding": "log2_cells",
         "encoding_args": {},
         "values": 16,
-        "tuples": [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 2, 4, 5, 6], [4, 5, 6, 8, 9, 10]],
+        "tuples": [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [5, 6, 9, 10]],
         "symmetries": "dihedral",
         "side": 4,
         "output_shift": 4,
