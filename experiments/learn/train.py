@@ -1,0 +1,348 @@
+"""The training run: batches of self-play games, TD updates, evaluations, checkpoints, resume.
+
+Determinism: game g (counted from 0 over the whole run) draws its chance outcomes and
+exploration from `np.random.default_rng([seed, 1, g])`, and the initial weights come from
+`default_rng([seed, 0])`. A batch is `workers` consecutive games played with the weights
+at the batch's start (on `workers` threads), whose TD updates are then applied in game
+order. So the model after g games depends only on the seed, the worker count and the
+configuration, never on timing: the checkpoint stores the weights and g (the generator
+state of game g is a function of the seed and g), and a resumed run, however it was
+stopped, continues exactly where an uninterrupted one would be.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from experiments.common.errors import ExperimentError
+from experiments.common.game_loader import load_game
+from experiments.common.progress import Progress, hms
+from experiments.common.results import ResultsFolder
+from experiments.learn import curve
+from experiments.learn.export import export_model, model_metadata, save_atomic
+from experiments.learn.features import encoder, n_features
+from experiments.learn.models import (
+    FloatModel,
+    ModelSpecError,
+    default_model_spec,
+    head_of,
+    new_model,
+    parse_model_spec,
+)
+from experiments.learn.selfplay import (
+    GREEDY,
+    FloatEvaluator,
+    Player,
+    Trajectory,
+    evaluate,
+    play_game,
+    search_bots,
+    td_update,
+)
+
+CHECKPOINT = "checkpoint.npz"
+MODEL = "model.npz"
+PROGRESS = "progress.jsonl"
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainConfig:
+    """What decides the model and its progress records (compared when resuming)."""
+
+    game: str
+    model: str
+    policy: str
+    seed: int
+    workers: int
+    alpha: float
+    td_lambda: float
+    epsilon: float
+    eval_every: int
+    eval_games: int
+    max_moves: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"program": "experiments.learn", **dataclasses.asdict(self)}
+
+
+def resolve(
+    game_string: str,
+    model: str | None,
+    policy: str,
+    seed: int,
+    workers: int,
+    alpha: float | None,
+    td_lambda: float | None,
+    epsilon: float,
+    eval_every: int,
+    eval_games: int,
+    max_moves: int,
+) -> TrainConfig:
+    """Checks the flags against the game and fills in the per-family defaults."""
+    game = load_game(game_string)
+    head_of(game)
+    spec = parse_model_spec(model or default_model_spec(game), game)
+    if spec.family == "ntuple" and td_lambda not in (None, 0.0):
+        raise ModelSpecError(
+            "--td_lambda: n-tuple networks learn with TD(0) on afterstates (Szubert and "
+            "Jaskowski 2014); leave --td_lambda unset or 0"
+        )
+    if policy != GREEDY:
+        from bots.spec import parse_spec
+
+        try:
+            name, _ = parse_spec(policy)
+        except ValueError as error:
+            raise ExperimentError(f"--policy: {error}") from None
+        from bots.options import SEARCH_BOTS
+
+        if name not in SEARCH_BOTS:
+            raise ExperimentError(
+                f"--policy: {policy!r} is not a search bot; accepted: 'greedy' or a make_bot "
+                f"spec of {', '.join(SEARCH_BOTS)}, e.g. 'star2(max_depth=2)'"
+            )
+    if alpha is None:
+        alpha = 0.0025 if spec.family == "ntuple" else 0.01
+    if td_lambda is None:
+        td_lambda = 0.0 if spec.family == "ntuple" else 0.7
+    return TrainConfig(
+        game=str(game),
+        model=spec.text(),
+        policy=policy,
+        seed=seed,
+        workers=workers,
+        alpha=alpha,
+        td_lambda=td_lambda,
+        epsilon=epsilon,
+        eval_every=eval_every,
+        eval_games=eval_games,
+        max_moves=max_moves,
+    )
+
+
+class GameProgress(Progress):
+    """The runner's bar with games per second and the last score."""
+
+    score: str = ""
+
+    def line(self) -> str:
+        elapsed = time.monotonic() - self.t0
+        new = self.done - self.start_done
+        rate = new / elapsed if elapsed > 0 else 0.0
+        eta = hms((self.total - self.done) / rate) if new and rate > 0 else "?"
+        frac = self.done / self.total if self.total else 1.0
+        filled = int(frac * self.width)
+        bar = "#" * filled + "." * (self.width - filled)
+        return (
+            f"[{bar}] {self.done}/{self.total} games  {rate:.2f} games/s  eta {eta}"
+            f"{'  score ' + self.score if self.score else ''}"
+        )
+
+
+class Trainer:
+    """One run folder: the model, its games, its clock; see the module docstring."""
+
+    def __init__(self, config: TrainConfig, out: str, command: str):
+        self.config, self.out, self.command = config, out, command
+        self.game = load_game(config.game)
+        self.head = head_of(self.game)
+        self.spec = parse_model_spec(config.model, self.game)
+        self.encode = encoder(self.spec)
+        self.n_features = n_features(self.spec, self.game)
+        self.model: FloatModel = new_model(
+            self.spec, self.n_features, np.random.default_rng([config.seed, 0])
+        )
+        self.player = Player(config.policy, config.epsilon, config.max_moves)
+        self.games = 0
+        self.seconds = 0.0
+        self.squared_error = 0.0  # of the TD updates since the last record
+        self.steps = 0
+
+    # -- files --------------------------------------------------------------------------
+
+    def load_checkpoint(self) -> bool:
+        path = os.path.join(self.out, CHECKPOINT)
+        if not os.path.exists(path):
+            return False
+        try:
+            with np.load(path) as data:
+                stored = json.loads(str(data["config"]))
+                params = [data[f"p{i}"] for i in range(len(self.model.params()))]
+                games, seconds = int(data["games"]), float(data["seconds"])
+        except (OSError, ValueError, KeyError) as error:
+            raise ExperimentError(
+                f"{path} is unreadable ({error}); remove it to start over, or use another --out"
+            ) from None
+        if stored != self.config.as_dict():
+            raise ExperimentError(f"{path} belongs to another configuration; use another --out")
+        for have, want in zip(params, self.model.params(), strict=True):
+            if have.shape != want.shape:
+                raise ExperimentError(f"{path} holds weights of another shape; use another --out")
+        self.model.set_params(params)
+        self.games, self.seconds = games, seconds
+        return True
+
+    def training_metadata(self) -> dict[str, Any]:
+        return {
+            "command": self.command,
+            "games": self.games,
+            "seconds": round(self.seconds, 3),
+            "seed": self.config.seed,
+            "workers": self.config.workers,
+        }
+
+    def save(self) -> None:
+        """checkpoint.npz (float weights, games, seconds) and model.npz (quantised)."""
+        arrays = {f"p{i}": p for i, p in enumerate(self.model.params())}
+        arrays["config"] = np.array(json.dumps(self.config.as_dict(), sort_keys=True))
+        arrays["games"] = np.array(self.games)
+        arrays["seconds"] = np.array(self.seconds)
+        save_atomic(os.path.join(self.out, CHECKPOINT), arrays)
+        meta = model_metadata(self.spec, self.model, self.game, self.head, self.training_metadata())
+        export_model(os.path.join(self.out, MODEL), self.model, meta)
+
+    # -- playing and learning ------------------------------------------------------------
+
+    def play(self, g: int, model: FloatModel) -> Trajectory:
+        rng = np.random.default_rng([self.config.seed, 1, g])
+        bots = None
+        if self.config.policy != GREEDY:
+            evaluator = FloatEvaluator(self.game, model, self.encode, self.head)
+            bots = search_bots(
+                self.game, self.config.policy, evaluator, self.config.seed * 7919 + g
+            )
+        return play_game(self.game, model, self.encode, self.player, rng, bots)
+
+    def batch(self, pool: ThreadPoolExecutor | None, count: int) -> None:
+        """Plays `count` games with the current weights, then learns from them in order."""
+        first = self.games
+        if pool is None:
+            trajectories = [self.play(first, self.model)]
+        else:
+            trajectories = list(
+                pool.map(lambda g: self.play(g, self.model), range(first, first + count))
+            )
+        for trajectory in trajectories:
+            self.squared_error += td_update(
+                self.model, trajectory, self.config.alpha, self.config.td_lambda
+            )
+            self.steps += len(trajectory.returns)
+        self.games += count
+
+    def evaluation(self) -> dict[str, Any]:
+        result = evaluate(
+            self.game,
+            self.model,
+            self.encode,
+            self.config.eval_games,
+            self.config.seed,
+            self.config.max_moves,
+        )
+        rms = (self.squared_error / self.steps) ** 0.5 if self.steps else None
+        self.squared_error, self.steps = 0.0, 0
+        return {
+            "games": self.games,
+            "seconds": round(self.seconds, 3),
+            **result,
+            "td_error_rms": rms,
+        }
+
+
+def train(
+    config: TrainConfig,
+    out: str,
+    games: int,
+    checkpoint_seconds: float = 300.0,
+    progress: bool = True,
+    plots: bool = True,
+    command: str = "",
+) -> dict[str, Any]:
+    """Trains (or resumes) the run in `out` up to `games` games; returns the last record."""
+    trainer = Trainer(config, out, command)
+    with ResultsFolder(out, config.as_dict(), records_file=PROGRESS, key="games") as folder:
+        resumed = trainer.load_checkpoint()
+        if resumed:
+            print(f"resuming {out} at game {trainer.games}", file=sys.stderr)
+        records = dict(folder.existing)
+        started = time.monotonic()
+        base_seconds = trainer.seconds
+        last_save = started
+        bar = GameProgress(games, min(trainer.games, games), "games") if progress else None
+        consistent = True
+        last: dict[str, Any] = {}
+
+        def record() -> None:
+            nonlocal last
+            trainer.seconds = base_seconds + time.monotonic() - started
+            if str(trainer.games) in records:
+                last = records[str(trainer.games)]
+                return
+            last = trainer.evaluation()
+            folder.append(last)
+            records[str(trainer.games)] = last
+            if bar is not None:
+                low, high = last["interval"]
+                bar.score = f"{last['score']:.3f} [{low:.3f}, {high:.3f}]"
+            if plots:
+                curve.draw(out, list(records.values()), config)
+
+        pool = ThreadPoolExecutor(config.workers) if config.workers > 1 else None
+        try:
+            if config.eval_every and trainer.games == 0:
+                record()
+                if bar is not None:
+                    bar.t0 = time.monotonic()  # the rate counts training, not that evaluation
+            while trainer.games < games:
+                count = min(config.workers, games - trainer.games)
+                before = trainer.games
+                consistent = False
+                trainer.batch(pool, count)
+                consistent = True
+                if bar is not None:
+                    bar.update(count)
+                if (
+                    config.eval_every
+                    and trainer.games // config.eval_every > before // config.eval_every
+                ):
+                    record()
+                if time.monotonic() - last_save >= checkpoint_seconds:
+                    trainer.seconds = base_seconds + time.monotonic() - started
+                    trainer.save()
+                    last_save = time.monotonic()
+            if config.eval_every and str(trainer.games) not in records:
+                record()
+        except KeyboardInterrupt:
+            if consistent:
+                trainer.seconds = base_seconds + time.monotonic() - started
+                trainer.save()
+            if bar is not None:
+                bar.close()
+            raise
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        trainer.seconds = base_seconds + time.monotonic() - started
+        trainer.save()
+        if bar is not None:
+            bar.close()
+        return {"games": trainer.games, "seconds": trainer.seconds, **last}
+
+
+def model_of(out: str, game_string: str) -> tuple[FloatModel, pyspiel.Game]:
+    """The float model of a run folder's checkpoint (for tests and comparisons)."""
+    with open(os.path.join(out, "config.json"), encoding="utf-8") as handle:
+        config = TrainConfig(
+            **{k: v for k, v in json.load(handle)["config"].items() if k != "program"}
+        )
+    trainer = Trainer(config, out, "")
+    trainer.load_checkpoint()
+    return trainer.model, trainer.game

@@ -1,0 +1,257 @@
+"""experiments.learn: the numpy TD trainer, its run folder, resume, determinism and errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bots.learned import float_ntuple_outputs, load_model
+from bots.learned.encodings import log2_cells
+from experiments.common.game_loader import GameError, load_game
+from experiments.common.results import FolderLock, ResultsError
+from experiments.learn.features import encoder
+from experiments.learn.models import FloatMLP, ModelSpecError, new_model, parse_model_spec
+from experiments.learn.selfplay import Player, evaluate, play_game, td_update
+from experiments.learn.train import CHECKPOINT, MODEL, PROGRESS, resolve, train
+
+PIG = "pig(winscore=12)"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def config(game: str = PIG, **changes):
+    settings = dict(
+        game_string=game,
+        model="mlp(hidden=8)",
+        policy="greedy",
+        seed=3,
+        workers=1,
+        alpha=0.05,
+        td_lambda=None,
+        epsilon=0.05,
+        eval_every=10,
+        eval_games=4,
+        max_moves=300,
+    )
+    settings.update(changes)
+    return resolve(**settings)
+
+
+def arrays(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return {key: data[key] for key in data.files}
+
+
+def test_short_run_writes_model_and_progress(tmp_path):
+    last = train(config(), str(tmp_path), games=20, progress=False, plots=False)
+    assert last["games"] == 20
+    records = [json.loads(line) for line in (tmp_path / PROGRESS).read_text().splitlines()]
+    assert [r["games"] for r in records] == [0, 10, 20]
+    assert all({"games", "seconds", "score", "interval"} <= set(r) for r in records)
+    model = load_model(tmp_path / MODEL, load_game(PIG))
+    assert model.metadata["training"]["games"] == 20
+    assert model.metadata["training"]["workers"] == 1
+    assert model.metadata["head"] == "zero_sum"
+    assert (tmp_path / CHECKPOINT).exists()
+
+
+def test_same_seed_and_workers_give_the_same_model(tmp_path):
+    for workers in (1, 2):
+        for run in ("a", "b"):
+            train(
+                config(workers=workers, eval_every=0),
+                str(tmp_path / f"{workers}{run}"),
+                12,
+                progress=False,
+            )
+        a, b = arrays(tmp_path / f"{workers}a" / MODEL), arrays(tmp_path / f"{workers}b" / MODEL)
+        assert a.keys() == b.keys()
+        for key in a:
+            if key != "metadata":
+                assert np.array_equal(a[key], b[key]), key
+
+
+def test_rerun_resumes_and_matches_one_run(tmp_path):
+    cfg = config(eval_every=0)
+    train(cfg, str(tmp_path / "whole"), 16, progress=False)
+    train(cfg, str(tmp_path / "parts"), 7, progress=False)
+    train(cfg, str(tmp_path / "parts"), 16, progress=False)
+    whole, parts = arrays(tmp_path / "whole" / CHECKPOINT), arrays(tmp_path / "parts" / CHECKPOINT)
+    assert int(parts["games"]) == 16
+    for key in whole:
+        if key.startswith("p"):
+            assert np.array_equal(whole[key], parts[key]), key
+
+
+def test_folder_in_use_is_locked(tmp_path):
+    lock = FolderLock(str(tmp_path))
+    lock.acquire()
+    try:
+        with pytest.raises(ResultsError, match="in use by a live run"):
+            train(config(), str(tmp_path), 2, progress=False)
+    finally:
+        lock.release()
+
+
+def test_bad_flags_are_clear_errors():
+    with pytest.raises(GameError, match="unknown game 'no_such_game'"):
+        config("no_such_game")
+    with pytest.raises(ModelSpecError, match="unknown family 'cnn'"):
+        config(model="cnn(hidden=3)")
+    with pytest.raises(ModelSpecError, match="hidden='x' .*layer sizes"):
+        config(model="mlp(hidden=x)")
+    with pytest.raises(ModelSpecError, match="unknown parameter.*depth"):
+        config(model="mlp(depth=3)")
+    with pytest.raises(ModelSpecError, match="no observation tensor"):
+        config("morpion_solitaire")
+    with pytest.raises(ModelSpecError, match="square board"):
+        config(model="ntuple(tuples=lines)")
+    with pytest.raises(ValueError, match="not a search bot"):
+        config(policy="mcts")
+
+
+def test_bad_flag_on_the_command_line_exits_2(tmp_path):
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "experiments.learn",
+            "--game=pig",
+            "--model=mlp(hidden=0)",
+            f"--out={tmp_path}",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "error: --model: hidden='0'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_mlp_gradient_matches_finite_differences():
+    rng = np.random.default_rng(7)
+    spec = parse_model_spec("mlp(hidden=6-5,scale=2)", load_game("pig"))
+    model = FloatMLP.initial(9, spec, rng)
+    x = rng.random(9)
+    value, grads = model.output_and_gradient(x)
+    assert value == pytest.approx(model.outputs(x[None, :])[0], abs=1e-12)
+    h = 1e-6
+    for param, grad in zip(model.params(), grads, strict=True):
+        assert param.shape == grad.shape
+        for index in np.ndindex(param.shape):
+            keep = param[index]
+            param[index] = keep + h
+            up = model.outputs(x[None, :])[0]
+            param[index] = keep - h
+            down = model.outputs(x[None, :])[0]
+            param[index] = keep
+            assert (up - down) / (2 * h) == pytest.approx(grad[index], abs=1e-6)
+
+
+def test_ntuple_matches_bots_learned_float_twin_and_quantised_model(tmp_path):
+    game = load_game("2048")
+    cfg = config("2048", model="ntuple(symmetries=dihedral)", eval_every=0)
+    train(cfg, str(tmp_path), 2, progress=False)
+    learned = load_model(tmp_path / MODEL, game)
+    spec = parse_model_spec(cfg.model, game)
+    model = new_model(spec, 16, np.random.default_rng(0))
+    with np.load(tmp_path / CHECKPOINT) as data:
+        model.set_params([data["p0"]])
+    rng = np.random.default_rng(1)
+    encode = encoder(spec)
+    trajectory = play_game(game, model, encode, Player(), rng)
+    sizes = np.diff(model.lut_offsets)
+    luts = np.split(model.luts, np.cumsum(sizes)[:-1])
+    for cells in trajectory.features[:20]:
+        ours = model.outputs(cells[None, :])[0]
+        twin = float_ntuple_outputs(
+            luts, model.placements, model.placement_tables, cells, spec.values
+        )[0]
+        assert ours == pytest.approx(twin, abs=1e-9)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    cells = log2_cells(np.asarray(state.observation_tensor(0)), spec.values)
+    step = 2.0**-spec.output_shift * len(model.placements)
+    assert learned.outputs(state)[0] == pytest.approx(model.outputs(cells[None, :])[0], abs=step)
+
+
+def test_td_learns_catch():
+    game = load_game("catch")
+    spec = parse_model_spec("mlp(hidden=20)", game)
+    encode = encoder(spec)
+    model = new_model(spec, 50, np.random.default_rng(1))
+    before = evaluate(game, model, encode, 20, seed=5, max_moves=50)["score"]
+    player = Player(epsilon=0.1, max_moves=50)
+    for g in range(600):
+        td_update(
+            model, play_game(game, model, encode, player, np.random.default_rng([1, g])), 0.1, 0.7
+        )
+    after = evaluate(game, model, encode, 20, seed=5, max_moves=50)["score"]
+    assert after > before
+    assert after >= 0.95  # nearly every ball caught
+
+
+def test_td_error_falls_on_pig(tmp_path):
+    cfg = config(eval_every=40, eval_games=2, epsilon=0.05, alpha=0.05)
+    train(cfg, str(tmp_path), 120, progress=False, plots=False)
+    rms = [
+        json.loads(line)["td_error_rms"] for line in (tmp_path / PROGRESS).read_text().splitlines()
+    ]
+    assert rms[-1] < rms[1]
+
+
+def test_search_bot_as_the_self_play_policy(tmp_path):
+    cfg = config(policy="expectiminimax(max_depth=1)", eval_every=0)
+    last = train(cfg, str(tmp_path), 3, progress=False)
+    assert last["games"] == 3
+    assert load_model(tmp_path / MODEL).metadata["training"]["games"] == 3
+
+
+@pytest.mark.slow
+def test_kill_9_resumes_from_the_last_checkpoint(tmp_path):
+    command = [
+        sys.executable,
+        "-m",
+        "experiments.learn",
+        f"--game={PIG}",
+        "--model=mlp(hidden=8)",
+        "--seed=3",
+        "--alpha=0.05",
+        "--epsilon=0.05",
+        "--max_moves=300",
+        "--eval_every=0",
+        "--checkpoint_seconds=0",
+        "--games=1000",
+        "--progress=false",
+        f"--out={tmp_path / 'killed'}",
+    ]
+    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    checkpoint = tmp_path / "killed" / CHECKPOINT
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if checkpoint.exists() and int(arrays(checkpoint)["games"]) >= 50:
+            break
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+    done = int(arrays(checkpoint)["games"])
+    assert 0 < done < 1000
+    resumed = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming {tmp_path / 'killed'} at game" in resumed.stderr
+    whole = tmp_path / "whole"
+    train(config(eval_every=0), str(whole), 1000, progress=False)
+    a, b = arrays(checkpoint), arrays(whole / CHECKPOINT)
+    for key in a:
+        if key.startswith("p"):
+            assert np.array_equal(a[key], b[key]), key
