@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from bots.evaluators.api import game_value_bounds
 from bots.learned.checks import check_arrays, check_game, check_metadata, output_count
 from bots.learned.encodings import encoder
 from bots.learned.file_format import FORMAT, read_model_file, write_model_file
@@ -96,6 +95,9 @@ class LearnedModel:
         self.game = game
         self._observer = _observer(game)
         if self.head == "one_player":
+            # Imported here: bots.evaluators imports this package (its LearnedEvaluator).
+            from bots.evaluators.api import game_value_bounds  # noqa: PLC0415
+
             self.bounds = game_value_bounds(game)
         else:
             self.bounds = (float(game.min_utility()), float(game.max_utility()))
