@@ -337,7 +337,7 @@ def train(
         return {"games": trainer.games, "seconds": trainer.seconds, **last}
 
 
-def model_of(out: str, game_string: str) -> tuple[FloatModel, pyspiel.Game]:
+def model_of(out: str) -> tuple[FloatModel, pyspiel.Game]:
     """The float model of a run folder's checkpoint (for tests and comparisons)."""
     with open(os.path.join(out, "config.json"), encoding="utf-8") as handle:
         config = TrainConfig(
