@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -20,7 +22,7 @@ from experiments.common.results import FolderLock, ResultsError
 from experiments.learn.features import encoder
 from experiments.learn.models import FloatMLP, ModelSpecError, new_model, parse_model_spec
 from experiments.learn.selfplay import Player, evaluate, play_game, td_update
-from experiments.learn.train import CHECKPOINT, MODEL, PROGRESS, resolve, train
+from experiments.learn.train import CHECKPOINT, MODEL, PROGRESS, GameProgress, resolve, train
 
 PIG = "pig(winscore=12)"
 REPO = Path(__file__).resolve().parents[1]
@@ -255,3 +257,15 @@ def test_kill_9_resumes_from_the_last_checkpoint(tmp_path):
     for key in a:
         if key.startswith("p"):
             assert np.array_equal(a[key], b[key]), key
+
+
+def test_another_configuration_on_the_folder_is_refused(tmp_path):
+    train(config(eval_every=0), str(tmp_path), 2, progress=False)
+    with pytest.raises(ResultsError, match="alpha: folder has 0.05, now 0.1"):
+        train(config(eval_every=0, alpha=0.1), str(tmp_path), 4, progress=False)
+
+
+def test_progress_bar_shows_games_per_second_and_eta():
+    bar = GameProgress(10, 0, "games", stream=io.StringIO())
+    bar.update(4)
+    assert re.search(r"4/10 games  [\d.]+ games/s  eta \d+:\d\d", bar.line())
