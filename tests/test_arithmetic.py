@@ -54,7 +54,7 @@ def _float_sum_calls(source: str) -> list[str]:
 
     Those are builtin ``sum()`` (compensated over floats from Python 3.12) unless its
     argument is plainly integer, and any ``fsum``, ``sumprod``, ``mean``, ``fmean`` or
-    ``.sum()`` (compensated, extended precision or pairwise).
+    ``.sum()`` (compensated, extended precision or pairwise) but ``.sum(dtype=np.int64)``.
     """
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -64,7 +64,11 @@ def _float_sum_calls(source: str) -> list[str]:
         if isinstance(func, ast.Name) and func.id == "sum":
             flagged = not _plainly_integer(node)
         else:
-            flagged = isinstance(func, ast.Attribute) and func.attr in FLOAT_REDUCTIONS
+            flagged = (
+                isinstance(func, ast.Attribute)
+                and func.attr in FLOAT_REDUCTIONS
+                and not _integer_accumulator(node)
+            )
         if flagged:
             found.append(f"{node.lineno}: {ast.unparse(node)}")
     return found
@@ -85,6 +89,14 @@ INTEGER_SUMS = {
     # observation tensor sizes
     "sum(sizes)",
 }
+
+
+def _integer_accumulator(call: ast.Call) -> bool:
+    """``x.sum(dtype=np.int64)``: an integer sum, exact in any order."""
+    return any(
+        k.arg == "dtype" and ast.unparse(k.value) in ("np.int64", "numpy.int64")
+        for k in call.keywords
+    )
 
 
 def _plainly_integer(call: ast.Call) -> bool:

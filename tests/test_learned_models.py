@@ -549,3 +549,31 @@ def test_a_model_of_a_c_plus_plus_game_evaluates_its_python_twin_alike():
         action = rng.choice(actions)
         a.apply_action(action)
         b.apply_action(action)
+
+
+@pytest.mark.parametrize(
+    ("evaluator", "message"),
+    [
+        ("learned(path=a.npz", "unbalanced '('"),
+        ("learned(a.npz)", "learned evaluator: bad argument 'a.npz'"),
+        ("learned(path=)", "learned evaluator: bad argument 'path='"),
+        ("learnd(path=a.npz)", "unknown evaluator 'learnd(path=a.npz)'; accepted:"),
+    ],
+)
+def test_bad_learned_specs_in_a_bot_spec_say_what_is_wrong(evaluator, message):
+    with pytest.raises(ValueError) as error:
+        bots.make_bot(f"star2(max_depth=1,evaluator={evaluator})", _game("pig"), 0)
+    assert message in str(error.value)
+
+
+def test_openspiel_s_bot_registry_takes_a_learned_evaluator(tmp_path):
+    if bots.native_engine.native() is None:
+        pytest.skip(
+            f"the registry entries come with the native engine: {bots.native_engine.problem()}"
+        )
+    game = _game("pig")
+    path = tmp_path / "model.npz"
+    save_model(path, random_mlp(game, [8], seed=4)[0])
+    params = {"max_depth": 2, "evaluator": f"learned(path={path})", "engine": "python"}
+    bot = pyspiel.load_bot("starspiel_star2", game, 0, params)
+    assert bot.step(game.new_initial_state()) in (0, 1)

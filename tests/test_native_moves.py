@@ -1,4 +1,4 @@
-"""The native engine's move generators (bots/native/fast_moves.cc) against
+"""The native engine's move generators (the games' adapters, bots/native/adapters/) against
 OpenSpiel's own LegalActions(): the same list at every decision of random games of
 backgammon (bar entries, doubles, bear-offs and passes included), EinStein, catch,
 2048 and ballard_tree; EinStein's and 2048's moves applied by the engine against ApplyAction; and their
@@ -98,7 +98,7 @@ def test_einstein_moves_applied_by_the_engine_are_openspiels():
 
 @pytest.mark.parametrize("spec", ["2048", "2048(max_tile=64)"])
 def test_2048_moves_and_ends_are_openspiels(spec):
-    """2048's moves made, applied and its end told by the engine (fast_moves.cc,
+    """2048's moves made, applied and its end told by the engine (its adapter,
     field_undo.cc Game2048Apply): the same move lists (merge flags of the last move
     included), every field, history and move number equal after ApplyAction, and the
     same player to move, at every state of random games, ends on a full board and on the
@@ -150,7 +150,7 @@ def test_other_states_are_left_to_the_game():
     ],
 )
 def test_ballard_moves_players_and_undo_are_the_games(spec):
-    """ballard_tree's player and moves told by the engine (fast_moves.cc) equal the
+    """ballard_tree's player and moves told by the engine (its adapter) equal the
     game's own, and its UndoAction (which keeps each move's arc) gives back the state:
     at every node of random walks, chance and terminal nodes included."""
     module = native_engine.require()

@@ -87,7 +87,7 @@ def _collisions(game_string: str, positions: int, depth: int, seed: int = 0, key
     [
         ("pig", 20, 3),
         ("backgammon", 4, 1),
-        ("einstein_wurfelt_nicht", 20, 2),
+        ("einstein_wurfelt_nicht", 20, 1),
         ("catch", 10, 3),
     ],
 )

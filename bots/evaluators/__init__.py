@@ -7,6 +7,8 @@
     `register_evaluator`, `default_evaluator` (warns with
     `EvaluatorFallbackWarning` when it falls back), `make_evaluator`.
   * `fallbacks`: `MidpointEvaluator` ("zero") and `RolloutEvaluator` ("rollout").
+  * `learned`: `LearnedEvaluator` ("learned", "learned(path=FILE)"), a trained model
+    from `bots.learned`.
   * One module per game heuristic: backgammon, pig, einstein (einstein_wurfelt_nicht),
     game_2048, yacht, maedn (2 players), catch, banqi, and the custom games of
     `games/`: dice, chance_tic_tac_toe, ballard_tree, cant_stop, on the base class in
@@ -38,6 +40,7 @@ from bots.evaluators.dice import DiceEvaluator
 from bots.evaluators.einstein import EinsteinEvaluator
 from bots.evaluators.fallbacks import MidpointEvaluator, RolloutEvaluator
 from bots.evaluators.game_2048 import Game2048Evaluator
+from bots.evaluators.learned import LearnedEvaluator
 from bots.evaluators.maedn import MaednEvaluator
 from bots.evaluators.pig import PigEvaluator
 from bots.evaluators.position_evaluator import PositionEvaluator
@@ -60,6 +63,7 @@ __all__ = [
     "PositionEvaluator",
     "MidpointEvaluator",
     "RolloutEvaluator",
+    "LearnedEvaluator",
     "BackgammonEvaluator",
     "PigEvaluator",
     "EinsteinEvaluator",

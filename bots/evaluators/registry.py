@@ -173,6 +173,8 @@ def make_evaluator(spec: Any, game: pyspiel.Game) -> Any:
             return RolloutEvaluator(game, **_parse_rollout_args(args or ""))
         if name == "learned":
             return _learned_evaluator(args, game)
+        if args is not None and name not in ("default", "zero") and name not in EVALUATORS:
+            raise ValueError(f"unknown evaluator {spec!r}; accepted: {_accepted()}")
         if args is not None:
             raise ValueError(
                 f"evaluator {name!r} takes no arguments, got {spec!r}; accepted: {_accepted()}"

@@ -19,9 +19,10 @@ EXACT = 2.0**53  # every integer of smaller magnitude is a float64, and so are t
 class MlpInference:
     """``w{l}``/``b{l}`` layers: ReLU clamped to ``[0, 2**activation_shift]``, then linear.
 
-    Where every partial sum provably stays below 2**53 in magnitude (checked here from
-    the weights: ``|b_j| + max input * sum_i |w_ij|``), the sums run in float64 (BLAS):
-    products and sums of such integers are exact in any order, and ``floor(acc * 2**-k)``
+    Where every partial sum provably stays below 2**53 in magnitude (checked here:
+    ``max |b| + max input * n_in * 32768``, true unless the biases are huge), the sums
+    run in float64 (BLAS): products and sums of such integers are exact in any order,
+    and ``floor(acc * 2**-k)``
     is ``acc >> k``, so the result is the int64 one bit for bit. Otherwise (or with
     ``exact_float=False``) layer 0 sums the nonzero inputs' rows in int64.
     """
@@ -41,14 +42,9 @@ class MlpInference:
         layers = mlp_layers(metadata)
         weights = [arrays[f"w{layer}"] for layer in range(layers)]
         biases = [arrays[f"b{layer}"] for layer in range(layers)]
+        # |acc| <= max |b| + (largest input) * n_in * 32768 (the largest int16 magnitude).
         fits = all(
-            float(
-                np.max(
-                    np.abs(b).astype(np.float64)
-                    + largest * np.abs(w.astype(np.float64)).sum(axis=0)
-                )
-            )
-            < EXACT / 2
+            float(np.abs(b).max()) + largest * w.shape[0] * 32768.0 < EXACT / 2
             for w, b, largest in zip(weights, biases, [32767] + [self.top] * (layers - 1))
         )
         self.exact_float = fits if exact_float is None else exact_float and fits

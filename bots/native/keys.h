@@ -69,7 +69,7 @@ struct KeyScheme {
   // bots/mcms.py's canonical_text(sampling_key(state)): seeds MCMS's draws.
   std::function<std::string(const open_spiel::State&)> sampling_text;
   // Optional: the key computed without the text, equal for two states exactly
-  // when their texts are (fast_keys.cc), and the states it applies to.
+  // when their texts are (the game's adapter, bots/native/adapters/), and the states it applies to.
   std::function<Key(const open_spiel::State&)> fields_key;
   std::function<bool(const open_spiel::State&)> fields_apply;
 };

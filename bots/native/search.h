@@ -361,8 +361,8 @@ class Searcher {
   LeafFunction leaf_;
   std::string evaluator_name_;
   std::string game_name_;
-  FastMoves fast_moves_ = nullptr;    // LegalActions() by bots/native/fast_moves.cc
-  FastPlayer fast_player_ = nullptr;  // CurrentPlayer() by bots/native/fast_moves.cc
+  FastMoves fast_moves_ = nullptr;    // LegalActions() by the game's adapter (fast_moves.h)
+  FastPlayer fast_player_ = nullptr;  // CurrentPlayer() by the game's adapter
   const KeyScheme* scheme_ = nullptr;
   std::unique_ptr<TranspositionTable> table_;
   bool chance_pruning_;
