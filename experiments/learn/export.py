@@ -13,6 +13,9 @@ from typing import Any, cast
 import numpy as np
 import pyspiel
 
+# bots.evaluators before bots.learned: importing bots.learned first in a fresh interpreter
+# runs into the cycle bots.learned.model -> bots.evaluators -> bots.evaluators.learned.
+import bots.evaluators  # noqa: F401
 from bots.learned import (
     LearnedModel,
     make_metadata,
