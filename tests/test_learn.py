@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -17,10 +19,19 @@ from bots.learned import float_ntuple_outputs, load_model
 from bots.learned.encodings import log2_cells
 from experiments.common.game_loader import GameError, load_game
 from experiments.common.results import FolderLock, ResultsError
+from experiments.learn import train as train_module
 from experiments.learn.features import encoder
 from experiments.learn.models import FloatMLP, ModelSpecError, new_model, parse_model_spec
 from experiments.learn.selfplay import Player, evaluate, play_game, td_update
-from experiments.learn.train import CHECKPOINT, MODEL, PROGRESS, resolve, train
+from experiments.learn.train import (
+    CHECKPOINT,
+    MODEL,
+    PROGRESS,
+    GameProgress,
+    Trainer,
+    resolve,
+    train,
+)
 
 PIG = "pig(winscore=12)"
 REPO = Path(__file__).resolve().parents[1]
@@ -255,3 +266,35 @@ def test_kill_9_resumes_from_the_last_checkpoint(tmp_path):
     for key in a:
         if key.startswith("p"):
             assert np.array_equal(a[key], b[key]), key
+
+
+def test_another_configuration_on_the_folder_is_refused(tmp_path):
+    train(config(eval_every=0), str(tmp_path), 2, progress=False)
+    with pytest.raises(ResultsError, match="alpha: folder has 0.05, now 0.1"):
+        train(config(eval_every=0, alpha=0.1), str(tmp_path), 4, progress=False)
+
+
+def test_progress_bar_shows_games_per_second_and_eta():
+    bar = GameProgress(10, 0, "games", stream=io.StringIO())
+    bar.update(4)
+    assert re.search(r"4/10 games  [\d.]+ games/s  eta \d+:\d\d", bar.line())
+
+
+def test_an_interrupted_update_leaves_the_weights_of_the_last_batch(tmp_path, monkeypatch):
+    trainer = Trainer(config(workers=2, eval_every=0), str(tmp_path), "")
+    before = [p.copy() for p in trainer.model.params()]
+    trajectories = trainer.play_batch(None, 2)
+    calls = []
+
+    def interrupted(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return td_update(*args)
+
+    monkeypatch.setattr(train_module, "td_update", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        trainer.learn(trajectories)
+    assert trainer.games == 0
+    for old, new in zip(before, trainer.model.params(), strict=True):
+        assert np.array_equal(old, new)

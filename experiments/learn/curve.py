@@ -39,7 +39,7 @@ def draw(out: str, records: list[dict[str, Any]], config: Any) -> None:
         ax.axhline(0.5, color="black", linewidth=0.8, linestyle="--")
         ax.set_ylabel(f"score against {opponent}")
     ax.set_xlabel("self-play games")
-    ax.set_title(f"{config.game}: {config.model}", fontsize=9)
+    ax.set_title(f"{config.game}\n{config.model}", fontsize=8)
     ax.grid(linewidth=0.3)
     fig.tight_layout()
     pictures.save(fig, Path(out) / FILE, data)

@@ -222,21 +222,27 @@ class Trainer:
             )
         return play_game(self.game, model, self.encode, self.player, rng, bots)
 
-    def batch(self, pool: ThreadPoolExecutor | None, count: int) -> None:
-        """Plays `count` games with the current weights, then learns from them in order."""
+    def play_batch(self, pool: ThreadPoolExecutor | None, count: int) -> list[Trajectory]:
+        """Plays the next `count` games with the current weights (changes nothing)."""
         first = self.games
         if pool is None:
-            trajectories = [self.play(first, self.model)]
-        else:
-            trajectories = list(
-                pool.map(lambda g: self.play(g, self.model), range(first, first + count))
-            )
-        for trajectory in trajectories:
-            self.squared_error += td_update(
-                self.model, trajectory, self.config.alpha, self.config.td_lambda
-            )
-            self.steps += len(trajectory.returns)
-        self.games += count
+            return [self.play(g, self.model) for g in range(first, first + count)]
+        return list(pool.map(lambda g: self.play(g, self.model), range(first, first + count)))
+
+    def learn(self, trajectories: list[Trajectory]) -> None:
+        """The TD updates of a batch's games, in game order; then the games count. Ctrl-C
+        (or kill) in the middle puts the weights back, so a save after it is consistent."""
+        before = [p.copy() for p in self.model.params()]
+        try:
+            for trajectory in trajectories:
+                self.squared_error += td_update(
+                    self.model, trajectory, self.config.alpha, self.config.td_lambda
+                )
+                self.steps += len(trajectory.returns)
+        except KeyboardInterrupt:
+            self.model.set_params(before)
+            raise
+        self.games += len(trajectories)
 
     def evaluation(self) -> dict[str, Any]:
         result = evaluate(
@@ -277,7 +283,6 @@ def train(
         base_seconds = trainer.seconds
         last_save = started
         bar = GameProgress(games, min(trainer.games, games), "games") if progress else None
-        consistent = True
         last: dict[str, Any] = {}
 
         def record() -> None:
@@ -304,9 +309,7 @@ def train(
             while trainer.games < games:
                 count = min(config.workers, games - trainer.games)
                 before = trainer.games
-                consistent = False
-                trainer.batch(pool, count)
-                consistent = True
+                trainer.learn(trainer.play_batch(pool, count))
                 if bar is not None:
                     bar.update(count)
                 if (
@@ -321,9 +324,8 @@ def train(
             if config.eval_every and str(trainer.games) not in records:
                 record()
         except KeyboardInterrupt:
-            if consistent:
-                trainer.seconds = base_seconds + time.monotonic() - started
-                trainer.save()
+            trainer.seconds = base_seconds + time.monotonic() - started
+            trainer.save()
             if bar is not None:
                 bar.close()
             raise
@@ -337,7 +339,7 @@ def train(
         return {"games": trainer.games, "seconds": trainer.seconds, **last}
 
 
-def model_of(out: str, game_string: str) -> tuple[FloatModel, pyspiel.Game]:
+def model_of(out: str) -> tuple[FloatModel, pyspiel.Game]:
     """The float model of a run folder's checkpoint (for tests and comparisons)."""
     with open(os.path.join(out, "config.json"), encoding="utf-8") as handle:
         config = TrainConfig(
