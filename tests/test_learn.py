@@ -249,7 +249,12 @@ def test_td_learns_catch():
 
 
 def test_td_error_falls_on_pig(tmp_path):
-    cfg = config(eval_every=40, eval_games=2, epsilon=0.05, alpha=0.05)
+    # The observation alone: with the mover's one-hot (the default) the TD error rose over
+    # the first 240 games at seeds 3 to 5 while the score against the hand evaluator after
+    # 600 games matched (0.71 against 0.73-0.76): telling the movers apart spreads the
+    # values, and the dice's share of the error with them (a guess, not measured).
+    model = "mlp(hidden=8,encoding=observation)"
+    cfg = config(eval_every=40, eval_games=2, epsilon=0.05, alpha=0.05, model=model)
     train(cfg, str(tmp_path), 120, progress=False, plots=False)
     rms = [
         json.loads(line)["td_error_rms"] for line in (tmp_path / PROGRESS).read_text().splitlines()
