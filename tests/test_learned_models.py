@@ -284,6 +284,10 @@ BROKEN = {
         "holds a model of 'pig(winscore=50)', not of 'pig()'",
     ),
     "unknown game": (lambda m, a: (_with(m, game="no_such_game"), a), "pyspiel cannot load"),
+    "no mover inputs": (
+        lambda m, a: (_with(m, encoding="observation_mover"), a),
+        "observation tensor has 303 and observation_mover adds 2",
+    ),
     "head of another game": (
         lambda m, a: (_with(m, head="one_player"), a),
         "head 'one_player' needs a one-player game, pig() has 2",

@@ -190,6 +190,10 @@ def _broken(change: Callable[[dict[str, Any], dict[str, np.ndarray]], Any]) -> t
             lambda m, a: m.update(game="pig(winscore=50)"),
             "'w0' has shape (303, 8): its layer reads 153",
         ),
+        (
+            lambda m, a: m.update(encoding="observation_mover"),
+            "'w0' has shape (303, 8): its layer reads 305",
+        ),
         (lambda m, a: m.update(game="pig(players=3)"), "zero_sum head needs a two-player game"),
         (lambda m, a: m.update(head="one_player"), "needs a one-player game"),
     ],

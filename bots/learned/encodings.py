@@ -39,18 +39,19 @@ def mover(state: Any) -> int:
     return -1
 
 
+def mover_one_hots(players: int, input_shift: int) -> np.ndarray:
+    """Row p: the one-hot of mover p (1.0 quantised: ``min(2**input_shift, 32767)``);
+    row -1 (the last, ``players``): all zeros, for a chance node no decision came before."""
+    hots = np.zeros((players + 1, players), dtype=np.int32)
+    hots[np.arange(players), np.arange(players)] = min(2**input_shift, QMAX)
+    return hots
+
+
 def observation_mover_inputs(
-    x: np.ndarray, state: Any, players: int, input_shift: int
+    x: np.ndarray, state: Any, hots: np.ndarray, input_shift: int
 ) -> np.ndarray:
-    """``observation_inputs(x)`` followed by the mover's one-hot over ``players`` inputs
-    (1.0 quantised: ``min(2**input_shift, 32767)``; all zeros if no one moved yet)."""
-    q = observation_inputs(x, input_shift)
-    inputs = np.zeros(q.size + players, dtype=np.int32)
-    inputs[: q.size] = q
-    who = mover(state)
-    if who >= 0:
-        inputs[q.size + who] = min(2**input_shift, QMAX)
-    return inputs
+    """``observation_inputs(x)`` followed by the mover's row of ``mover_one_hots``."""
+    return np.concatenate((observation_inputs(x, input_shift), hots[mover(state)]))
 
 
 def log2_cells(x: np.ndarray, values: int) -> np.ndarray:
@@ -81,7 +82,8 @@ def encoder(metadata: dict[str, Any], players: int) -> Callable[[np.ndarray, Any
     if encoding in ("observation", "observation_mover"):
         shift = int(metadata["quantisation"]["input_shift"])
         if encoding == "observation_mover":
-            return lambda x, state: observation_mover_inputs(x, state, players, shift)
+            hots = mover_one_hots(players, shift)
+            return lambda x, state: observation_mover_inputs(x, state, hots, shift)
         return lambda x, state: observation_inputs(x, shift)
     values = int(metadata["architecture"]["values"])
     if encoding == "log2_cells":
