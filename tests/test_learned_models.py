@@ -94,7 +94,13 @@ def reference_values(path: Path, state: pyspiel.State) -> list[float]:
     metadata, arrays = _read(path)
     if state.is_terminal():
         return list(state.returns())
-    x = state.observation_tensor(0)
+    x = list(state.observation_tensor(0))
+    if metadata["encoding"] == "observation_mover":  # then who moved last, one-hot
+        deciders = [e.player for e in state.full_history() if e.player >= 0]
+        if state.current_player() >= 0:
+            deciders.append(state.current_player())
+        players = state.get_game().num_players()
+        x += [1.0 if deciders and deciders[-1] == p else 0.0 for p in range(players)]
     q = metadata["quantisation"]
     if metadata["family"] == "mlp":
         hidden = metadata["architecture"]["hidden"]
@@ -147,6 +153,7 @@ def _models(game: pyspiel.Game, seed: int) -> list[LearnedModel]:
     models = [random_mlp(game, [6], seed)[0], random_mlp(game, [], seed + 1)[0]]
     if game.num_players() == 2:
         models.append(random_mlp(game, [5, 4], seed + 2, head="win_shares")[0])
+        models.append(random_mlp(game, [6], seed + 3, encoding="observation_mover")[0])
     if game.get_type().short_name in NTUPLE_GAMES:
         models.append(random_ntuple(game, seed)[0])
     return models
@@ -163,6 +170,52 @@ def test_values_equal_the_independent_reference(tmp_path, name):
         for state in states:
             expected = reference_values(path, state)
             assert evaluator.evaluate(state).tolist() == expected, (model, str(state))
+
+
+MOVER_GAMES = ("backgammon", "pig", "einstein_wurfelt_nicht", "cant_stop")
+
+
+@pytest.mark.parametrize("name", MOVER_GAMES)
+def test_observation_mover_appends_a_one_hot_of_who_moved_last(name):
+    """The player to move at a decision node; at a chance node the one whose decision led
+    to it (tracked here along the playout), none before the first decision."""
+    game = _game(name)
+    model = random_mlp(game, [6], 5, encoding="observation_mover")[0]
+    size, players = game.observation_tensor_size(), game.num_players()
+    rng = random.Random(2)
+    seen = set()
+    for _ in range(3):
+        state, last = game.new_initial_state(), None
+        while not state.is_terminal():
+            features = model.features(state)
+            who = last if state.is_chance_node() else state.current_player()
+            expected = [0] * players
+            if who is not None:
+                expected[who] = 2 ** model.metadata["quantisation"]["input_shift"]
+            assert features[size:].tolist() == expected, str(state)
+            assert features[:size].tolist() == [
+                min(max(round(x * 64.0), -32767), 32767) for x in state.observation_tensor(0)
+            ]
+            seen.add((state.is_chance_node(), who))
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                last = state.current_player()
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert {(True, 0), (True, 1), (False, 0), (False, 1)} <= seen
+
+
+@pytest.mark.parametrize("name", MOVER_GAMES)
+def test_observation_mover_equals_the_loop_reference(name):
+    """bots.learned against tests/helpers/learned_reference.py (the native twin's reference)."""
+    from helpers import learned_reference as ref
+
+    game = _game(name)
+    metadata, arrays = ref.random_mlp(game, [16], "zero_sum", 3, encoding="observation_mover")
+    model = LearnedModel(metadata, arrays, game=game)
+    for state in spread(walk_states(game, 2, seed=5), examples(60)):
+        assert model.values(state).tolist() == ref.values(metadata, arrays, game, state)
 
 
 # --- the file: round trip and every way it can be wrong ------------------------------------
@@ -231,6 +284,10 @@ BROKEN = {
         "holds a model of 'pig(winscore=50)', not of 'pig()'",
     ),
     "unknown game": (lambda m, a: (_with(m, game="no_such_game"), a), "pyspiel cannot load"),
+    "no mover inputs": (
+        lambda m, a: (_with(m, encoding="observation_mover"), a),
+        "observation tensor has 303 and observation_mover adds 2",
+    ),
     "head of another game": (
         lambda m, a: (_with(m, head="one_player"), a),
         "head 'one_player' needs a one-player game, pig() has 2",

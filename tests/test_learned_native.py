@@ -66,6 +66,19 @@ MODELS: dict[str, tuple[str, Callable[[pyspiel.Game], Model]]] = {
         ),
     ),
     "einstein_mlp": ("einstein_wurfelt_nicht", lambda g: ref.random_mlp(g, [24], "zero_sum", 9)),
+    # observation_mover: the observation, then a one-hot of the player who moved last.
+    "backgammon_mover": (
+        "backgammon",
+        lambda g: ref.random_mlp(g, [40], "zero_sum", 10, encoding="observation_mover"),
+    ),
+    "pig_mover": (
+        "pig",
+        lambda g: ref.random_mlp(g, [16], "zero_sum", 11, encoding="observation_mover"),
+    ),
+    "einstein_mover": (
+        "einstein_wurfelt_nicht",
+        lambda g: ref.random_mlp(g, [24], "zero_sum", 12, encoding="observation_mover"),
+    ),
 }
 
 
@@ -176,6 +189,10 @@ def _broken(change: Callable[[dict[str, Any], dict[str, np.ndarray]], Any]) -> t
         (
             lambda m, a: m.update(game="pig(winscore=50)"),
             "'w0' has shape (303, 8): its layer reads 153",
+        ),
+        (
+            lambda m, a: m.update(encoding="observation_mover"),
+            "'w0' has shape (303, 8): its layer reads 305",
         ),
         (lambda m, a: m.update(game="pig(players=3)"), "zero_sum head needs a two-player game"),
         (lambda m, a: m.update(head="one_player"), "needs a one-player game"),
@@ -314,6 +331,8 @@ def _root(game: pyspiel.Game, seed: int) -> pyspiel.State:
 SEARCHES = [
     ("pig_mlp", 6, 2),
     ("pig_win_shares", 5, 1),
+    ("pig_mover", 6, 2),
+    ("backgammon_mover", 2, 1),
     ("backgammon_mlp", 2, 1),
     ("2048_ntuple", 2, 2),
     ("einstein_ntuple", 3, 2),

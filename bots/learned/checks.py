@@ -17,7 +17,12 @@ from games import plain_name
 
 FAMILIES = ("mlp", "ntuple")
 # The family each encoding feeds: integer inputs for an MLP, cells for an n-tuple network.
-ENCODINGS = {"observation": "mlp", "log2_cells": "ntuple", "plane_cells": "ntuple"}
+ENCODINGS = {
+    "observation": "mlp",
+    "observation_mover": "mlp",  # the observation, then a one-hot of the mover (N inputs)
+    "log2_cells": "ntuple",
+    "plane_cells": "ntuple",
+}
 HEADS = ("zero_sum", "one_player", "win_shares")
 MLP_SHIFTS = ("input_shift", "weight_shift", "activation_shift", "output_shift")
 NTUPLE_KEYS = ("luts", "lut_offsets", "placements", "placement_tables")
@@ -225,7 +230,14 @@ def check_game(metadata: dict[str, Any], arrays: dict[str, np.ndarray], game: py
         raise ValueError(f"holds a model of {str(trained)!r}, not of {str(game)!r}")
     size = int(np.prod(game.observation_tensor_shape()))
     inputs = input_count(metadata, arrays)
-    if inputs is not None and inputs != size:
+    if metadata["encoding"] == "observation_mover":
+        players = game.num_players()
+        if inputs != size + players:
+            raise ValueError(
+                f"the mlp reads {inputs} inputs, {game}'s observation tensor has {size} and "
+                f"observation_mover adds {players} (one per player)"
+            )
+    elif inputs is not None and inputs != size:
         raise ValueError(f"the mlp reads {inputs} inputs, {game}'s observation tensor has {size}")
     if metadata["family"] == "ntuple":
         cells = size

@@ -1,4 +1,5 @@
-"""A state's features: integers derived from `observation_tensor(0)` (player 0's view).
+"""A state's features: integers derived from `observation_tensor(0)` (player 0's view),
+and for `observation_mover` a one-hot of the player who moved last (or moves now).
 
 Both engines read the same float32 numbers from the same OpenSpiel C++ code, and every
 operation here is exact or one correctly rounded IEEE operation (x * 2**k, rint), so
@@ -22,6 +23,37 @@ def observation_inputs(x: np.ndarray, input_shift: int) -> np.ndarray:
     return np.clip(scaled, -QMAX, QMAX, out=scaled).astype(np.int32)
 
 
+def mover(state: Any) -> int:
+    """Who moves at a decision node; at a chance node the player of the last decision
+    before it (the observation of an afterstate need not say); -1 if none came before.
+
+    The observation of backgammon marks the player to move only at decision nodes, pig's
+    and EinStein's never do: without this a model cannot tell whose move led here.
+    """
+    player = state.current_player()
+    if player >= 0:
+        return int(player)
+    for entry in reversed(state.full_history()):
+        if entry.player >= 0:
+            return int(entry.player)
+    return -1
+
+
+def mover_one_hots(players: int, input_shift: int) -> np.ndarray:
+    """Row p: the one-hot of mover p (1.0 quantised: ``min(2**input_shift, 32767)``);
+    row -1 (the last, ``players``): all zeros, for a chance node no decision came before."""
+    hots = np.zeros((players + 1, players), dtype=np.int32)
+    hots[np.arange(players), np.arange(players)] = min(2**input_shift, QMAX)
+    return hots
+
+
+def observation_mover_inputs(
+    x: np.ndarray, state: Any, hots: np.ndarray, input_shift: int
+) -> np.ndarray:
+    """``observation_inputs(x)`` followed by the mover's row of ``mover_one_hots``."""
+    return np.concatenate((observation_inputs(x, input_shift), hots[mover(state)]))
+
+
 def log2_cells(x: np.ndarray, values: int) -> np.ndarray:
     """``0`` for an empty cell, else ``log2(x)`` (tiles are powers of two), at most values-1.
 
@@ -43,16 +75,20 @@ def plane_cells(x: np.ndarray, planes: int, values: int) -> np.ndarray:
     return np.minimum(cells, values - 1)
 
 
-def encoder(metadata: dict[str, Any]) -> Callable[[np.ndarray], np.ndarray]:
-    """The function observation -> features that a (checked) model's metadata names."""
+def encoder(metadata: dict[str, Any], players: int) -> Callable[[np.ndarray, Any], np.ndarray]:
+    """The function (observation, state) -> features that a (checked) model's metadata
+    names; only `observation_mover` reads the state (its history), for ``players``."""
     encoding = metadata["encoding"]
-    if encoding == "observation":
+    if encoding in ("observation", "observation_mover"):
         shift = int(metadata["quantisation"]["input_shift"])
-        return lambda x: observation_inputs(x, shift)
+        if encoding == "observation_mover":
+            hots = mover_one_hots(players, shift)
+            return lambda x, state: observation_mover_inputs(x, state, hots, shift)
+        return lambda x, state: observation_inputs(x, shift)
     values = int(metadata["architecture"]["values"])
     if encoding == "log2_cells":
-        return lambda x: log2_cells(x, values)
+        return lambda x, state: log2_cells(x, values)
     if encoding == "plane_cells":
         planes = int(metadata["encoding_args"]["planes"])
-        return lambda x: plane_cells(x, planes, values)
+        return lambda x, state: plane_cells(x, planes, values)
     raise ValueError(f"unknown encoding {encoding!r}")

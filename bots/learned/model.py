@@ -76,7 +76,7 @@ class LearnedModel:
         self.metadata = metadata
         self.arrays = arrays
         self.outputs_count = output_count(metadata, arrays)
-        self._encode = encoder(metadata)
+        self._encode: Any = None  # set by bind(): observation_mover needs the players
         self._inference = make_inference(metadata, arrays)
         self.head = str(metadata["head"])
         self.game: pyspiel.Game | None = None
@@ -93,6 +93,7 @@ class LearnedModel:
         except ValueError as error:
             raise ValueError(f"{self.path or 'model'}: {error}") from None
         self.game = game
+        self._encode = encoder(self.metadata, game.num_players())
         self._observer = _observer(game)
         if self.head == "one_player":
             # Imported here: bots.evaluators imports this package (its LearnedEvaluator).
@@ -113,7 +114,9 @@ class LearnedModel:
 
     def features(self, state: Any) -> np.ndarray:
         """The encoding of ``state``: int32 inputs (mlp) or int64 cells (ntuple)."""
-        return self._encode(self.observation(state))
+        if self.game is None:
+            self.bind(state.get_game())
+        return self._encode(self.observation(state), state)
 
     def outputs(self, state: Any) -> np.ndarray:
         """The network's ``out`` vector (float64) for ``state``."""

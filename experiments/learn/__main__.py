@@ -29,7 +29,8 @@ _define.string(
     "model",
     None,
     "Model spec (default: the game's shipped architecture): 'mlp(hidden=80)', "
-    "'mlp(hidden=40-40,scale=0)' (scale: output = y * 2**scale), "
+    "'mlp(hidden=40-40,scale=0)' (scale: output = y * 2**scale; encoding: "
+    "observation_mover, the default for two players, or observation), "
     "'ntuple(tuples=lines_squares,symmetries=none)' (tuples: lines, squares, "
     "lines_squares; symmetries: none, dihedral; values; output_shift; planes=P for "
     "one-hot boards).",

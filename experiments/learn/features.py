@@ -1,7 +1,8 @@
 """The inputs of a model: the spec's encodings, all read from `observation_tensor(0)`.
 
 The MLP reads the raw observation floats (its integer twin rounds them to
-`input_shift` bits); the n-tuple network reads small integer cell values.
+`input_shift` bits), with `observation_mover` followed by a one-hot (1.0) of the player who
+moved last; the n-tuple network reads small integer cell values.
 """
 
 from __future__ import annotations
@@ -11,10 +12,23 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
-from bots.learned.encodings import log2_cells, plane_cells
+from bots.learned.encodings import log2_cells, mover, plane_cells
 from experiments.learn.models import ModelSpec
 
 Encoder = Callable[[pyspiel.State], np.ndarray]
+
+
+def observation_mover(state: pyspiel.State) -> np.ndarray:
+    """The observation floats, then 1.0 for the mover (bots.learned.encodings.mover) among
+    the players: what the integer model rounds (1.0 quantised is 2**input_shift)."""
+    x = state.observation_tensor(0)
+    players = state.get_game().num_players()
+    features = np.zeros(len(x) + players, np.float64)
+    features[: len(x)] = x
+    who = mover(state)
+    if who >= 0:
+        features[len(x) + who] = 1.0
+    return features
 
 
 def encoder(spec: ModelSpec) -> Encoder:
@@ -22,6 +36,8 @@ def encoder(spec: ModelSpec) -> Encoder:
     (its integer twin rounds them to input_shift bits), bots.learned's cells otherwise."""
     if spec.encoding == "observation":
         return lambda state: np.asarray(state.observation_tensor(0), np.float64)
+    if spec.encoding == "observation_mover":
+        return observation_mover
     values = spec.values
     if spec.encoding == "log2_cells":
         return lambda state: log2_cells(np.asarray(state.observation_tensor(0)), values)
@@ -32,5 +48,7 @@ def encoder(spec: ModelSpec) -> Encoder:
 def n_features(spec: ModelSpec, game: pyspiel.Game) -> int:
     """Inputs of the MLP, or cells of the n-tuple board."""
     size = int(np.prod(game.observation_tensor_shape()))
+    if spec.encoding == "observation_mover":
+        return size + game.num_players()
     planes = dict(spec.encoding_args).get("planes")
     return size if planes is None else size // planes

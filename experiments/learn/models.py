@@ -24,6 +24,7 @@ from bots.spec import parse_spec
 INPUT_SHIFT, WEIGHT_SHIFT, ACTIVATION_SHIFT = 6, 8, 7
 
 FAMILIES = ("mlp", "ntuple")
+MLP_ENCODINGS = ("observation", "observation_mover")
 TUPLE_SETS = ("lines", "squares", "lines_squares")
 
 
@@ -49,7 +50,7 @@ class ModelSpec:
         """The canonical spec string (written to the metadata and the config)."""
         if self.family == "mlp":
             hidden = "-".join(str(h) for h in self.hidden)
-            return f"mlp(hidden={hidden},scale={self.output_scale_log2})"
+            return f"mlp(hidden={hidden},scale={self.output_scale_log2},encoding={self.encoding})"
         return (
             f"ntuple(tuples={self.tuple_set},symmetries={self.symmetries},values={self.values},"
             f"output_shift={self.output_shift})"
@@ -129,7 +130,7 @@ def _check_keys(text: str, params: dict[str, Any], accepted: tuple[str, ...]) ->
 
 
 def _mlp_spec(text: str, params: dict[str, Any], game: pyspiel.Game) -> ModelSpec:
-    _check_keys(text, params, ("hidden", "scale"))
+    _check_keys(text, params, ("hidden", "scale", "encoding"))
     raw = str(params.get("hidden", 80))
     try:
         hidden = tuple(int(h) for h in raw.split("-"))
@@ -143,7 +144,15 @@ def _mlp_spec(text: str, params: dict[str, Any], game: pyspiel.Game) -> ModelSpe
     scale = params.get("scale", _scale_log2(game))
     if not isinstance(scale, int) or not 0 <= scale <= 30:
         raise ModelSpecError(f"--model: scale={scale!r} in {text!r} must be an integer in 0..30")
-    return ModelSpec("mlp", "observation", hidden=hidden, output_scale_log2=scale)
+    # Two players: the observation need not say who moved last (backgammon's afterstates,
+    # pig, EinStein), so the default appends a one-hot of the mover.
+    default = "observation_mover" if game.num_players() == 2 else "observation"
+    encoding = params.get("encoding", default)
+    if encoding not in MLP_ENCODINGS:
+        raise ModelSpecError(
+            f"--model: encoding={encoding!r} in {text!r}; accepted: {', '.join(MLP_ENCODINGS)}"
+        )
+    return ModelSpec("mlp", encoding, hidden=hidden, output_scale_log2=scale)
 
 
 def _ntuple_spec(

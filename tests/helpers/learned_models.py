@@ -50,23 +50,25 @@ def random_mlp(
     head: str | None = None,
     output_scale_log2: int | None = None,
     weight_scale: float = 0.5,
+    encoding: str = "observation",
 ) -> tuple[LearnedModel, list[tuple[np.ndarray, np.ndarray]], dict[str, int]]:
-    """A random MLP over the observation, with its float layers and quantisation.
+    """A random MLP over the observation (then the mover's one-hot with
+    ``encoding="observation_mover"``), with its float layers and quantisation.
 
     2048's inputs are raw tile values (up to thousands): input_shift 0 keeps them inside
     the int16 range, and its outputs are scores (2**10 by default)."""
     head = head or head_of(game)
     rng = np.random.default_rng(seed)
     inputs = int(np.prod(game.observation_tensor_shape()))
+    if encoding == "observation_mover":
+        inputs += game.num_players()
     outputs = game.num_players() if head == "win_shares" else 1
     layers = random_float_layers(rng, [inputs, *hidden, outputs], weight_scale)
     tiles = game.get_type().short_name == "2048"
     if output_scale_log2 is None:
         output_scale_log2 = 10 if tiles else 0
     quantisation = mlp_quantisation(len(hidden), output_scale_log2, input_shift=0 if tiles else 6)
-    metadata = make_metadata(
-        game, "mlp", "observation", {"hidden": list(hidden)}, quantisation, head
-    )
+    metadata = make_metadata(game, "mlp", encoding, {"hidden": list(hidden)}, quantisation, head)
     return (
         LearnedModel(metadata, quantise_mlp(layers, quantisation), game=game),
         layers,

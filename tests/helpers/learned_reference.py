@@ -32,12 +32,27 @@ def _rint_clamp(x: float, lo: int, hi: int) -> int:
     return min(max(round(x), lo), hi)
 
 
-def encode(metadata: dict[str, Any], observation: list[float]) -> list[int]:
-    """The model's integer inputs: ``q`` (observation) or the cells (n-tuple encodings)."""
+def mover(state: Any) -> int | None:
+    """The current player at a decision node, else the player of the history's last
+    decision (None if there is none)."""
+    if state.current_player() >= 0:
+        return state.current_player()
+    players = [entry.player for entry in state.full_history() if entry.player >= 0]
+    return players[-1] if players else None
+
+
+def encode(metadata: dict[str, Any], observation: list[float], state: Any = None) -> list[int]:
+    """The model's integer inputs: ``q`` (observation, then the mover's one-hot for
+    observation_mover) or the cells (n-tuple encodings)."""
     encoding = metadata["encoding"]
-    if encoding == "observation":
+    if encoding in ("observation", "observation_mover"):
         scale = 2.0 ** metadata["quantisation"]["input_shift"]
-        return [_rint_clamp(float(x) * scale, -32767, 32767) for x in observation]
+        inputs = list(observation)
+        if encoding == "observation_mover":
+            who = mover(state)
+            players = state.get_game().num_players()
+            inputs += [1.0 if who == p else 0.0 for p in range(players)]
+        return [_rint_clamp(float(x) * scale, -32767, 32767) for x in inputs]
     last = metadata["architecture"]["values"] - 1
     if encoding == "log2_cells":
         return [min(0 if x == 0 else int(math.log2(x)), last) for x in observation]
@@ -93,7 +108,7 @@ def ntuple_outputs(metadata: dict[str, Any], arrays: Arrays, cells: list[int]) -
 
 def outputs(metadata: dict[str, Any], arrays: Arrays, state: Any) -> list[float]:
     """The network's ``out`` vector for a state."""
-    features = encode(metadata, state.observation_tensor(0))
+    features = encode(metadata, state.observation_tensor(0), state)
     if metadata["family"] == "mlp":
         return mlp_outputs(metadata, arrays, features)
     return ntuple_outputs(metadata, arrays, features)
@@ -155,8 +170,10 @@ def random_mlp(
     output_scale: int = 0,
     output_mean: float = 0.0,
     quantisation: dict[str, int] | None = None,
+    encoding: str = "observation",
 ) -> tuple[dict[str, Any], Arrays]:
-    """A random MLP over the observation, quantised from its float twin as the spec says
+    """A random MLP over the observation (and the mover's one-hot with
+    ``encoding="observation_mover"``), quantised from its float twin as the spec says
     (``output_scale`` is s: the model's output is the float twin's times 2**s;
     ``output_mean``: the mean of the output layer's biases)."""
     quant = dict(quantisation or QUANTISATION)
@@ -164,7 +181,10 @@ def random_mlp(
     quant["output_shift"] = (act if hidden else ins) + ws - output_scale
     rng = np.random.default_rng(seed)
     outs = game.num_players() if head == "win_shares" else 1
-    sizes = [game.observation_tensor_size(), *hidden, outs]
+    inputs = game.observation_tensor_size()
+    if encoding == "observation_mover":
+        inputs += game.num_players()
+    sizes = [inputs, *hidden, outs]
     arrays: Arrays = {}
     for n in range(len(sizes) - 1):
         w = rng.normal(0.0, 1.0 / math.sqrt(sizes[n]), size=(sizes[n], sizes[n + 1]))
@@ -173,7 +193,7 @@ def random_mlp(
         arrays[f"w{n}"] = np.clip(np.rint(w * 2.0**ws), -32767, 32767).astype(np.int16)
         arrays[f"b{n}"] = np.rint(b * 2.0**bias_scale).astype(np.int64)
     metadata = _metadata(
-        game, "mlp", "observation", head, architecture={"hidden": hidden}, quantisation=quant
+        game, "mlp", encoding, head, architecture={"hidden": hidden}, quantisation=quant
     )
     return metadata, arrays
 

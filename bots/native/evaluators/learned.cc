@@ -21,7 +21,7 @@
 namespace starspiel {
 
 enum class Family { kMlp, kNtuple };
-enum class Encoding { kObservation, kLog2Cells, kPlaneCells };
+enum class Encoding { kObservation, kObservationMover, kLog2Cells, kPlaneCells };
 enum class Head { kZeroSum, kOnePlayer, kWinShares };
 
 // One MLP layer: w (n_in, n_out) row-major, b (n_out).
@@ -39,9 +39,10 @@ struct LearnedWeights {
   Encoding encoding = Encoding::kObservation;
   Head head = Head::kZeroSum;
   int observation_size = 0;
-  int planes = 1;  // plane_cells: the observation as (planes, cells)
-  int cells = 0;   // n-tuple: the board cells the encoding gives
-  int values = 0;  // n-tuple: the values a cell takes (V)
+  int mover_inputs = 0;  // observation_mover: one input per player after the observation
+  int planes = 1;        // plane_cells: the observation as (planes, cells)
+  int cells = 0;         // n-tuple: the board cells the encoding gives
+  int values = 0;        // n-tuple: the values a cell takes (V)
   int input_shift = 0;
   int weight_shift = 0;
   int activation_shift = 0;
@@ -144,7 +145,7 @@ void ReadMlp(const Json& quantisation, const ModelArrays& arrays, LearnedWeights
   if (w->activation_shift < 0 || w->activation_shift > 30) {
     Fail("activation_shift " + std::to_string(w->activation_shift) + " not in [0, 30]");
   }
-  int n_in = w->observation_size;
+  int n_in = w->observation_size + w->mover_inputs;
   for (int l = 0; arrays.count("w" + std::to_string(l)); ++l) {
     const std::string wn = "w" + std::to_string(l), bn = "b" + std::to_string(l);
     const ModelArray& wa = Array(arrays, wn, "int16", 2);
@@ -249,6 +250,7 @@ std::shared_ptr<const LearnedWeights> ReadModel(const std::string& metadata,
                                {{"mlp", Family::kMlp}, {"ntuple", Family::kNtuple}});
     w->encoding = Choice<Encoding>(StringField(meta, "encoding", "metadata"), "encoding",
                                    {{"observation", Encoding::kObservation},
+                                    {"observation_mover", Encoding::kObservationMover},
                                     {"log2_cells", Encoding::kLog2Cells},
                                     {"plane_cells", Encoding::kPlaneCells}});
     w->head = Choice<Head>(StringField(meta, "head", "metadata"), "head",
@@ -291,10 +293,13 @@ std::shared_ptr<const LearnedWeights> ReadModel(const std::string& metadata,
     w->shrunk_upper = 0.99 * w->upper;
 
     if (w->family == Family::kMlp) {
-      if (w->encoding != Encoding::kObservation) Fail("an MLP reads the observation encoding");
+      if (w->encoding != Encoding::kObservation && w->encoding != Encoding::kObservationMover) {
+        Fail("an MLP reads the observation or observation_mover encoding");
+      }
+      if (w->encoding == Encoding::kObservationMover) w->mover_inputs = w->num_players;
       ReadMlp(quantisation, arrays, w.get());
     } else {
-      if (w->encoding == Encoding::kObservation) {
+      if (w->encoding == Encoding::kObservation || w->encoding == Encoding::kObservationMover) {
         Fail("an n-tuple network reads log2_cells or plane_cells");
       }
       w->cells = w->observation_size;
@@ -333,6 +338,18 @@ LearnedModel::LearnedModel(const std::string& metadata, const ModelArrays& array
 
 namespace {
 
+// observation_mover's mover: who moves at a decision node; at a chance node the player
+// of the last decision before it (bots/learned/encodings.py mover); -1 if none came before.
+int Mover(const open_spiel::State& state) {
+  const open_spiel::Player player = state.CurrentPlayer();
+  if (player >= 0) return player;
+  const std::vector<open_spiel::State::PlayerAction>& history = state.FullHistory();
+  for (auto it = history.rbegin(); it != history.rend(); ++it) {
+    if (it->player >= 0) return it->player;
+  }
+  return -1;
+}
+
 // A game's name without the prefix of its Python twin (python_cant_stop: OpenSpiel's
 // convention): a model of either evaluates both.
 std::string Untwinned(const std::string& name) {
@@ -366,13 +383,19 @@ void LearnedModel::ForwardMlp() {
   std::int64_t* sums = sums_.data();
   std::copy(first.b.begin(), first.b.end(), sums);
   const std::int16_t* row = first.w.data();
-  for (int i = 0; i < first.n_in; ++i, row += n0) {
+  const int row_mover = w.observation_size + mover_;
+  for (int i = 0; i < w.observation_size; ++i, row += n0) {
     if (observation_[i] == 0.0f) continue;  // q = 0 (most inputs of a board's encoding)
     double x = std::nearbyint(static_cast<double>(observation_[i]) * input_scale);
     x = std::min(std::max(x, -32767.0), 32767.0);
     const std::int64_t q = static_cast<std::int32_t>(x);
     if (q == 0) continue;
     for (int j = 0; j < n0; ++j) sums[j] += q * row[j];
+  }
+  if (mover_ >= 0) {  // observation_mover: the one-hot's 1.0, quantised, on the mover's row
+    const std::int64_t q = std::min<std::int64_t>(std::int64_t{1} << w.input_shift, 32767);
+    const std::int16_t* mover_row = first.w.data() + static_cast<std::size_t>(row_mover) * n0;
+    for (int j = 0; j < n0; ++j) sums[j] += q * mover_row[j];
   }
   if (layers == 1) {  // a linear model: the output layer read q
     for (int k = 0; k < n0; ++k) {
@@ -453,6 +476,7 @@ void LearnedModel::Observe(const open_spiel::State& state) {
 
 void LearnedModel::Forward(const open_spiel::State& state) {
   Observe(state);
+  mover_ = weights_->mover_inputs > 0 ? Mover(state) : -1;
   if (weights_->family == Family::kMlp) {
     ForwardMlp();
   } else {

@@ -77,6 +77,7 @@ class LearnedModel : public Evaluator {
 
   std::shared_ptr<const LearnedWeights> weights_;
   std::vector<float> observation_;
+  int mover_ = -1;  // observation_mover: the one-hot's player, -1 for none (or no one-hot)
   std::vector<std::int32_t> cells_;  // n-tuple: the encoding's cells (the MLP's q stay inline)
   std::vector<std::int64_t> sums_;   // one layer's accumulators
   std::vector<std::int32_t> activations_;
