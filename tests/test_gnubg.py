@@ -379,6 +379,7 @@ def test_a_killed_gnubg_is_a_clear_error():
     bot.close()
 
 
+@pytest.mark.slow
 def test_a_hung_gnubg_is_a_clear_error_after_its_timeout():
     game, state = _opening()
     bot = GnubgBot(game, state.current_player(), timeout=1.0)
@@ -433,6 +434,7 @@ def test_the_tournament_runner_plays_gnubg(tmp_path, workers):
     assert summary.pairings[0]["games"] == 2
 
 
+@pytest.mark.slow
 def test_a_gnubg_killed_mid_game_voids_that_game_only(tmp_path, monkeypatch):
     real_create = tournament_play.create_bot
     moves = [0]  # gnubg's moves over the whole run: the first game is played first

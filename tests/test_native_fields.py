@@ -134,7 +134,7 @@ def _states(game: pyspiel.Game, seed: int, walks: int) -> Iterator[pyspiel.State
         ("pig(players=3,winscore=20)", 4, 1),
         ("catch", 4, 1),
         ("catch(rows=5,columns=3)", 4, 1),
-        ("einstein_wurfelt_nicht", 3, 1),
+        pytest.param("einstein_wurfelt_nicht", 3, 1, marks=pytest.mark.slow),
         ("2048(max_tile=64)", 2, 1),
         ("backgammon", 1, 3),
         ("backgammon(hyper_backgammon=true)", 2, 2),
