@@ -52,41 +52,42 @@ inline constexpr const char* kProbingNames[] = {"cyclic", "sequential"};
 enum class Multiplayer { kParanoid, kMaxn };
 inline constexpr const char* kMultiplayerNames[] = {"paranoid", "maxn"};
 
-// What the engine is told; bots/options.py declares each setting and documents it. The
-// defaults here matter only to C++ callers: bots._native.Searcher sets every member.
+// What the engine is told. bots/options.py declares each setting, its default and its
+// meaning; bots._native.Searcher reads every member from Python's settings and refuses a
+// missing one, so the members here are value-initialised, never defaulted a second time.
 struct SearchOptions {
-  std::string algorithm = "star2";  // expectiminimax, star1, star2, chanceprobcut, mcms
-  int player = 0;
-  double lower_bound = -1.0;  // L and U, from the searching player's view
-  double upper_bound = 1.0;
-  std::int64_t tt_size = 0;
-  bool move_ordering = true;
-  int probing_factor = 1;
-  Probing probing = Probing::kCyclic;
-  bool reachable_probes = false;
-  bool deeper_cutoffs = false;
-  bool reuse_probes = true;
-  int history_min_depth = 2;
-  bool static_ordering = false;
-  KeyKind key_kind = KeyKind::kDigest;
+  std::string algorithm;  // expectiminimax, star1, star2, chanceprobcut, mcms
+  int player{};
+  double lower_bound{};  // L and U, from the searching player's view
+  double upper_bound{};
+  std::int64_t tt_size{};
+  bool move_ordering{};
+  int probing_factor{};
+  Probing probing{};
+  bool reachable_probes{};
+  bool deeper_cutoffs{};
+  bool reuse_probes{};
+  int history_min_depth{};
+  bool static_ordering{};
+  KeyKind key_kind{};
   // kCallback: text equal for two states exactly when their positions are (the
   // table key), and canonical_text of the position (MCMS's sampling seed).
   std::function<std::string(const open_spiel::State&)> key_text;
   std::function<std::string(const open_spiel::State&)> sampling_text;
   // Search in place with ApplyAction/UndoAction where the game supports it
   // (false: clone every child, as OpenSpiel's own searches do).
-  bool use_undo = true;
+  bool use_undo{};
   // ChanceProbCut.
-  int probcut_reduction = 0;  // 0: none
-  double probcut_t = 0.0;
+  int probcut_reduction{};  // 0: none
+  double probcut_t{};
   std::map<int, ProbCutModel> probcut_models;
   // MCMS.
-  int samples = 0;  // 0: no sampling
-  std::uint64_t sampling_seed = 0;
+  int samples{};  // 0: no sampling
+  std::uint64_t sampling_seed{};
   // max^n (bots/maxn.py): [L, U] on every component, and [S, tolerance, offset] of a
   // constant-sum game's shallow pruning ([] without it).
-  Multiplayer multiplayer = Multiplayer::kParanoid;
-  std::vector<double> maxn_bounds = {-1.0, 1.0};
+  Multiplayer multiplayer{};
+  std::vector<double> maxn_bounds;
   std::vector<double> maxn_sum;
 };
 
