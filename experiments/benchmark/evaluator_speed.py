@@ -29,7 +29,7 @@ BENCH_GAMES: Sequence[tuple[str, dict[str, Any]]] = (
 )
 
 
-def _sample_states(game: pyspiel.Game, n: int, seed: int) -> list[pyspiel.State]:
+def playout_states(game: pyspiel.Game, n: int, seed: int) -> list[pyspiel.State]:
     """Non-terminal states from seeded random playouts."""
     rng = random.Random(seed)
     states: list[pyspiel.State] = []
@@ -65,7 +65,7 @@ def _bench(calls: int = 20000) -> None:
     for name, params in BENCH_GAMES:
         game = pyspiel.load_game(name, params)
         ev = default_evaluator(game)
-        states = _sample_states(game, 500, seed=1)
+        states = playout_states(game, 500, seed=1)
         reps = max(1, calls // len(states))
         for s in states:  # warm memo tables, as in a real search
             ev.evaluate(s)

@@ -11,8 +11,7 @@ and C++ ``std::clock``):
   (``bots._native.LearnedModel.leaf_seconds``), as the native search calls it;
 * ``native via Python``: ``LearnedModel.value(state, 0)`` called from Python (the same
   plus pybind11's call and the game check);
-* ``python``: the Python engine's leaf, ``LearnedEvaluator.player_value(state, 0)``
-  (n/a where bots.evaluators.learned is not installed);
+* ``python``: the Python engine's leaf, ``LearnedEvaluator.player_value(state, 0)``;
 * the floor of each engine: reading ``observation_tensor(0)`` alone, which every
   encoding starts with.
 
@@ -34,6 +33,9 @@ import numpy as np
 import pyspiel
 
 from bots import native_engine
+from bots.evaluators.learned import LearnedEvaluator
+from bots.learned import make_metadata
+from experiments.benchmark.evaluator_speed import playout_states
 from experiments.common import flags
 
 FLAGS, _define = flags.program_flags()
@@ -46,20 +48,7 @@ _define.integer("hidden", 80, "Hidden units of the backgammon MLP.", lower_bound
 _define.integer("tuples", 17, "4-tuples of the 2048 n-tuple network.", lower_bound=1)
 
 QUANTISATION = {"input_shift": 6, "weight_shift": 8, "activation_shift": 7}
-
-
-def _metadata(game: pyspiel.Game, family: str, encoding: str, head: str, **fields: Any) -> dict:
-    return {
-        "format": "starspiel.learned/1",
-        "game": str(game),
-        "family": family,
-        "encoding": encoding,
-        "encoding_args": {},
-        "head": head,
-        "training": {"command": "benchmark", "games": 0, "seconds": 0.0, "seed": 0, "workers": 1},
-        "library_version": "benchmark",
-        **fields,
-    }
+TRAINING = {"command": "benchmark", "games": 0, "seconds": 0.0, "seed": 0, "workers": 1}
 
 
 def random_mlp(game: pyspiel.Game, hidden: int, seed: int) -> tuple[dict, dict[str, np.ndarray]]:
@@ -74,13 +63,14 @@ def random_mlp(game: pyspiel.Game, hidden: int, seed: int) -> tuple[dict, dict[s
         arrays[f"w{n}"] = np.clip(np.rint(w * 2.0**ws), -32767, 32767).astype(np.int16)
         arrays[f"b{n}"] = np.rint(b * 2.0 ** ((ins if n == 0 else act) + ws)).astype(np.int64)
     quantisation = {**QUANTISATION, "output_shift": act + ws}
-    metadata = _metadata(
+    metadata = make_metadata(
         game,
         "mlp",
         "observation",
+        {"hidden": [hidden]},
+        quantisation,
         "zero_sum",
-        architecture={"hidden": [hidden]},
-        quantisation=quantisation,
+        training=TRAINING,
     )
     return metadata, arrays
 
@@ -121,32 +111,16 @@ def random_ntuple(game: pyspiel.Game, tuples: int, seed: int) -> tuple[dict, dic
         "placement_tables": np.repeat(np.arange(tuples, dtype=np.int32), 8),
     }
     architecture = {"values": values, "cells": 16, "tuples": shapes, "symmetries": "dihedral"}
-    metadata = _metadata(
+    metadata = make_metadata(
         game,
         "ntuple",
         "log2_cells",
+        architecture,
+        {"output_shift": output_shift},
         "one_player",
-        architecture=architecture,
-        quantisation={"output_shift": output_shift},
+        training=TRAINING,
     )
     return metadata, arrays
-
-
-def _states(game: pyspiel.Game, n: int, seed: int) -> list[pyspiel.State]:
-    """Non-terminal states of seeded random games."""
-    rng = random.Random(seed)
-    out: list[pyspiel.State] = []
-    while len(out) < n:
-        state = game.new_initial_state()
-        while not state.is_terminal() and len(out) < n:
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            if not state.is_terminal():
-                out.append(state.clone())
-    return out
 
 
 def _best_of_5(run: Callable[[], float]) -> float:
@@ -164,12 +138,10 @@ def _python_us(fn: Callable[[Any], Any], states: Sequence[Any], passes: int) -> 
     return _best_of_5(run) / (passes * len(states)) * 1e6
 
 
-def _python_evaluator(game: pyspiel.Game, metadata: dict, arrays: dict, folder: str) -> Any:
-    """The Python engine's learned evaluator of this model, or None where not installed."""
-    try:
-        from bots.evaluators.learned import LearnedEvaluator
-    except ImportError:
-        return None
+def _python_evaluator(
+    game: pyspiel.Game, metadata: dict, arrays: dict, folder: str
+) -> LearnedEvaluator:
+    """The Python engine's learned evaluator of this model (saved in `folder`)."""
     path = os.path.join(folder, f"{game.get_type().short_name}.npz")
     np.savez_compressed(path, metadata=np.array(json.dumps(metadata)), **arrays)
     return LearnedEvaluator(game, path)
@@ -180,7 +152,7 @@ def measure(name: str, game: pyspiel.Game, model: tuple[dict, dict], folder: str
     metadata, arrays = model
     module = native_engine.require()
     native = module.LearnedModel(json.dumps(metadata), arrays)
-    states = _states(game, FLAGS.states, FLAGS.seed)
+    states = playout_states(game, FLAGS.states, FLAGS.seed)
     passes = max(1, FLAGS.calls // len(states))
     calls = passes * len(states)
     leaf = _best_of_5(lambda: native.leaf_seconds(states, passes)[0]) / calls * 1e6
@@ -188,11 +160,8 @@ def measure(name: str, game: pyspiel.Game, model: tuple[dict, dict], folder: str
     via_python = _python_us(lambda s: native.value(s, 0), states, passes)
     python_floor = _python_us(lambda s: s.observation_tensor(0), states, passes)
     evaluator = _python_evaluator(game, metadata, arrays, folder)
-    if evaluator is None:
-        python = "n/a"
-    else:
-        python_passes = max(1, passes // 20)  # the Python leaf is slower: fewer calls
-        python = f"{_python_us(lambda s: evaluator.player_value(s, 0), states, python_passes):.2f}"
+    python_passes = max(1, passes // 20)  # the Python leaf is slower: fewer calls
+    python = f"{_python_us(lambda s: evaluator.player_value(s, 0), states, python_passes):.2f}"
     return [
         f"{name:34s} {'native':18s} {leaf:9.2f} {floor:9.2f}",
         f"{'':34s} {'native via Python':18s} {via_python:9.2f} {'':9s}",
