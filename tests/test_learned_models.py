@@ -349,6 +349,19 @@ def test_a_broken_ntuple_network_is_refused(tmp_path):
         load_model(tmp_path / "model.npz", game)
 
 
+def test_a_backgammon_model_plays_any_scoring_but_not_another_variant(tmp_path):
+    model = random_mlp(_game("backgammon"), [4])[0]
+    write_model_file(tmp_path / "model.npz", model.metadata, model.arrays)
+    full = pyspiel.load_game("backgammon(scoring_type=full_scoring)")
+    state = sample_positions(full, 1, 0, 6)[0]
+    assert (
+        load_model(tmp_path / "model.npz", full).outputs(state).tolist()
+        == model.outputs(state).tolist()
+    )
+    with pytest.raises(ValueError, match="not of 'backgammon.hyper_backgammon=True"):
+        load_model(tmp_path / "model.npz", pyspiel.load_game("backgammon(hyper_backgammon=True)"))
+
+
 def test_a_model_without_a_game_takes_the_first_state_s():
     game = _game("pig")
     model = random_mlp(game, [4])[0]

@@ -26,6 +26,10 @@ ENCODINGS = {
 HEADS = ("zero_sum", "one_player", "win_shares")
 MLP_SHIFTS = ("input_shift", "weight_shift", "activation_shift", "output_shift")
 NTUPLE_KEYS = ("luts", "lut_offsets", "placements", "placement_tables")
+# Parameters that change only what a finished game pays, not its moves, its observation
+# or when it ends: a value function learned under one setting plays under another
+# (a win/loss backgammon model in the full-scoring game of the gnubg yardstick).
+PAYOFF_PARAMETERS = {"backgammon": ("scoring_type",)}
 _REQUIRED = ("format", "game", "family", "encoding", "architecture", "quantisation", "head")
 
 
@@ -211,9 +215,14 @@ def input_count(metadata: dict[str, Any], arrays: dict[str, np.ndarray]) -> int 
     return int(arrays["w0"].shape[0]) if metadata["family"] == "mlp" else None
 
 
+def _without(parameters: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    return {k: v for k, v in parameters.items() if k not in names}
+
+
 def check_game(metadata: dict[str, Any], arrays: dict[str, np.ndarray], game: pyspiel.Game) -> None:
-    """The model was trained on this game (same short name and parameters), reads its
-    observation tensor's size, and its head fits the game's players and utilities."""
+    """The model was trained on this game (same short name and parameters, up to
+    PAYOFF_PARAMETERS), reads its observation tensor's size, and its head fits the game's
+    players and utilities."""
     try:
         trained = pyspiel.load_game(metadata["game"])
     except pyspiel.SpielError as error:
@@ -226,7 +235,8 @@ def check_game(metadata: dict[str, Any], arrays: dict[str, np.ndarray], game: py
             f"holds a model of {trained.get_type().short_name!r}, not of "
             f"{game.get_type().short_name!r}"
         )
-    if trained.get_parameters() != game.get_parameters():
+    payoff = PAYOFF_PARAMETERS.get(plain_name(game.get_type().short_name), ())
+    if _without(trained.get_parameters(), payoff) != _without(game.get_parameters(), payoff):
         raise ValueError(f"holds a model of {str(trained)!r}, not of {str(game)!r}")
     size = int(np.prod(game.observation_tensor_shape()))
     inputs = input_count(metadata, arrays)
