@@ -50,7 +50,7 @@ def test_every_study_is_sized_to_detect_the_effect_with_its_prior():
     for s in studies:
         assert s.games % 2 == 0 and s.sd >= plan.SD_FLOOR
         assert power.detectable_effect(s.sd, s.games // 2) <= s.effect
-        assert s.effect == power.EFFECT or s in plan.paper_studies()
+        assert s.effect == power.EFFECT or s in plan.paper_studies() + plan.learned_studies()
         assert report.estimated_cpu_hours(s) > 0
 
 

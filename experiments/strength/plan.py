@@ -189,7 +189,7 @@ def studies() -> list[Study]:
             for t, why in times:
                 name = f"{game_key}-{q.name}-{t:g}"
                 out.append(Study(name, game_key, GAMES[game_key], q, t, why, games, sd))
-    return out + paper_studies()
+    return out + paper_studies() + learned_studies()
 
 
 # Lanctot et al. (2013) report MCMS's largest margin over Star1/Star2 in Can't Stop at 200 ms
@@ -221,6 +221,34 @@ def paper_studies() -> list[Study]:
             PAPER_EFFECT,
         )
     ]
+
+
+# Issue 79's goals: star2 with the shipped learned model (bots/learned/models) against star2
+# with the hand evaluator at the common clock, each sized to detect the goal's lead over 0.5
+# (a score of 0.60 in backgammon and EinStein, 0.55 in Can't Stop) with the game's search
+# prior; pig has no goal (its hand evaluator is strong) and is sized to detect 0.55.
+LEARNED_EFFECTS = {"backgammon": 0.10, "einstein": 0.10, "cant_stop": 0.05, "pig": 0.05}
+LEARNED_VS_HAND = Question(
+    "learned_vs_hand",
+    "star2(evaluator=learned)",
+    "star2",
+    "search",
+    "star2",
+    tuple(LEARNED_EFFECTS),
+)
+
+
+def learned_studies() -> list[Study]:
+    """Learned against hand, one study per game of LEARNED_EFFECTS."""
+    out = []
+    for game_key, effect in LEARNED_EFFECTS.items():
+        sd = prior_sd(game_key, "search")
+        games = 2 * power.pairs_needed(sd, effect=effect)
+        game = GAMES.get(game_key, game_key)
+        name = f"{game_key}-learned_vs_hand-{BASE_TIME:g}"
+        why = f"issue 79's goal: a score of {0.5 + effect:.2f}"
+        out.append(Study(name, game_key, game, LEARNED_VS_HAND, BASE_TIME, why, games, sd, effect))
+    return out
 
 
 def study(name: str) -> Study:

@@ -114,6 +114,9 @@ GNUBG_DIFFERENCE = 0.17
 # on the same dice (gnubg against itself at one setting would replay each pair twice).
 GNUBG_CHECK_BOTS = ("gnubg(plies=2)", "gnubg(plies=0)")
 GNUBG_CHECK_DIFFERENCE = 0.10  # 2-ply winning 0.55: about half an hour on 2 workers
+# Issue 79's goal: star2 with the shipped learned model against gnubg 0-ply, sized as the
+# yardstick (its hand-evaluator figure is the gnubg preset's star2 row); the target is 0.40.
+GNUBG_LEARNED_BOTS = ("gnubg(plies=0)", f"star2(evaluator=learned,time_limit={TIME_LIMIT:g})")
 # Wall seconds per game on one worker, from a pilot of each preset on a loaded machine
 # (10 and 4 games; docs/guide/gnubg.md).
 GNUBG_SECONDS = 3.9
@@ -155,6 +158,20 @@ PRESETS = {
             "with 95% intervals (docs/guide/gnubg.md).",
             schedule="gauntlet",
             bots=GNUBG_BOTS,
+            base=0.5,
+        ),
+        Preset(
+            "gnubg_learned",
+            GNUBG_GAME,
+            2,
+            "rotations",
+            GNUBG_DIFFERENCE,
+            1000,
+            GNUBG_SECONDS,
+            "star2 with the shipped learned model against gnubg 0-ply (issue 79's goal: 0.40), "
+            "sized as the gnubg preset (docs/results/yardsticks.md).",
+            schedule="gauntlet",
+            bots=GNUBG_LEARNED_BOTS,
             base=0.5,
         ),
         Preset(
