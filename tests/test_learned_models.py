@@ -495,12 +495,11 @@ def test_native_model_is_built_once_from_the_metadata_and_arrays(monkeypatch):
 
 
 def test_learned_without_a_shipped_model_names_the_training_command():
-    game = _game("pig")
-    if shipped_model_path(game).exists():
-        pytest.skip("pig ships a model")
+    game = _game("yacht")  # no model ships for yacht
+    assert not shipped_model_path(game).exists()
     with pytest.raises(ValueError) as error:
         make_evaluator("learned", game)
-    assert "python -m experiments.learn --game=pig --out=DIR" in str(error.value)
+    assert "python -m experiments.learn --game=yacht --out=DIR" in str(error.value)
     assert "learned(path=DIR/model.npz)" in str(error.value)
 
 
@@ -651,3 +650,17 @@ def test_openspiel_s_bot_registry_takes_a_learned_evaluator(tmp_path):
     params = {"max_depth": 2, "evaluator": f"learned(path={path})", "engine": "python"}
     bot = pyspiel.load_bot("starspiel_star2", game, 0, params)
     assert bot.step(game.new_initial_state()) in (0, 1)
+
+
+def test_every_shipped_model_loads_for_its_game_and_they_fit_in_10_mb():
+    from bots.evaluators.learned import MODELS
+
+    files = sorted(MODELS.glob("*.npz"))
+    assert sum(f.stat().st_size for f in files) <= 10 * 2**20
+    for path in files:
+        game = pyspiel.load_game(path.stem)
+        model = load_model(path, game)
+        assert model.metadata["training"]["games"] > 0 and model.metadata["training"]["command"]
+        state = sample_positions(game, 1, 0, 6)[0]
+        low, high = make_evaluator("learned", game).bounds
+        assert all(low <= v <= high for v in model.values(state))
