@@ -68,6 +68,36 @@ def test_cpp_learn_gives_the_numpy_td_update(game_string, model_spec):
     assert not params_equal(model, setup(game_string, model_spec)[2])  # it learned
 
 
+@pytest.mark.parametrize(
+    "game_string,model_spec",
+    [
+        ("2048", "ntuple(tuples=lines_squares,symmetries=none)"),
+        ("2048", "ntuple(tuples=lines,symmetries=dihedral)"),
+        ("einstein_wurfelt_nicht", "ntuple(planes=12)"),
+    ],
+)
+def test_cpp_ntuple_td0_gives_numpys_weights_and_features(game_string, model_spec):
+    game, spec, model, trainer = setup(game_string, model_spec, alpha=0.0025, td_lambda=0.0)
+    encode = encoder(spec)
+    for first in (0, 3):  # twice: the second batch starts from learned (non-zero) tables
+        played = [native.play(trainer, model, g) for g in range(first, first + 3)]
+        trajectories = [trajectory for trajectory, _ in played]
+        reference = copy.deepcopy(model)
+        squared_reference = sum(td_update(reference, t, 0.0025, 0.0) for t in trajectories)
+        squared, _ = native.learn(trainer, model, trajectories)
+        assert squared == squared_reference
+        assert np.array_equal(model.luts, reference.luts)  # numpy's sums and adds, in order
+    trajectory, actions = played[0]
+    state, rows = game.new_initial_state(), []
+    for action in actions:
+        decision = not state.is_chance_node()
+        state.apply_action(int(action))
+        if decision and not state.is_terminal():
+            rows.append(encode(state))
+    assert np.array_equal(trajectory.features, np.array(rows))
+    assert np.any(model.luts != 0)
+
+
 def test_a_cut_off_game_gets_no_final_update():
     _, _, model, trainer = setup(PIG, "mlp(hidden=8)", max_moves=5)
     trajectory, _ = native.play(trainer, model, 0)

@@ -65,10 +65,14 @@ def native_trainer(
             seed,
         )
     assert isinstance(model, FloatNTuple)
+    # The placements in the order of FloatNTuple.indices (by length, then as listed), so that
+    # a value adds up in numpy's order: the C++ TD(0) then gives numpy's weights bit for bit.
+    placements = np.asarray(model.placements, np.int64)
+    order = np.argsort((placements >= 0).sum(axis=1), kind="stable")
     return native.TdTrainer.ntuple(
         game,
-        np.asarray(model.placements, np.int64),
-        np.asarray(model.placement_tables, np.int64),
+        placements[order],
+        np.asarray(model.placement_tables, np.int64)[order],
         model.lut_offsets,
         model.values,
         spec.encoding,
