@@ -285,6 +285,7 @@ def test_kill_9_resumes_from_the_last_checkpoint(tmp_path):
         "--checkpoint_seconds=0",
         "--games=1000",
         "--progress=false",
+        "--engine=python",
         f"--out={tmp_path / 'killed'}",
     ]
     process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

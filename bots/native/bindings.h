@@ -16,6 +16,7 @@ void BindSampling(pybind11::module_& m);   // sampling_bindings.cc: MCMS draws, 
 void BindBaselines(pybind11::module_& m);  // baselines.cc: OpenSpiel's expectiminimax, the floor
 void BindMctsEvaluator(pybind11::module_& m);  // mcts_evaluator.cc: the fair MCTS's leaves
 void BindLearned(pybind11::module_& m);        // learned_bindings.cc: LearnedModel
+void BindTdTrainer(pybind11::module_& m);      // learning/td_bindings.cc: TdTrainer
 
 // A copy of the bots._native.LearnedModel `model` for one searcher or MCTS bot (the
 // weights shared, its own scratch); std::invalid_argument unless it is `game`'s model.

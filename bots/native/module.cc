@@ -24,6 +24,7 @@ PYBIND11_MODULE(_native, m) {
       },
       "The native evaluator `name`'s value of `state` for `player` (for tests).");
   starspiel::BindLearned(m);
+  starspiel::BindTdTrainer(m);
   starspiel::BindSearch(m);
   starspiel::BindSampling(m);
   starspiel::BindBaselines(m);

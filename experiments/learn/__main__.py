@@ -21,7 +21,7 @@ from absl import app  # noqa: E402
 from experiments.common import flags  # noqa: E402
 from experiments.common.errors import ExperimentError  # noqa: E402
 from experiments.common.signals import stop_like_ctrl_c  # noqa: E402
-from experiments.learn.train import resolve, train  # noqa: E402
+from experiments.learn.train import TrainConfig, folder_engine, resolve, train  # noqa: E402
 
 FLAGS, _define = flags.program_flags()
 _define.string("game", "backgammon", "OpenSpiel game string, e.g. pig or 'pig(winscore=50)'.")
@@ -51,6 +51,15 @@ _define.string(
     "the same command on it resumes.",
 )
 _define.integer("seed", 0, "Seed of the initial weights, the dice and exploration.", lower_bound=0)
+_define.enum(
+    "engine",
+    None,
+    ["native", "python"],
+    "Where self-play and the TD updates run: native (C++ threads, GIL released; the "
+    "default) or python (the numpy reference). Part of the configuration. Unset: native, "
+    "except with a search-bot --policy (python only) and when resuming a folder of a python "
+    "run (folders written before this flag are python runs).",
+)
 _define.string(
     "policy",
     "greedy",
@@ -100,24 +109,41 @@ def default_out(config: dict) -> str:
     return f"results/learn-{name}-{digest}"
 
 
+def resolve_flags(engine: str) -> TrainConfig:
+    return resolve(
+        FLAGS.game,
+        FLAGS.model,
+        FLAGS.policy,
+        FLAGS.seed,
+        FLAGS.workers,
+        FLAGS.alpha,
+        FLAGS.td_lambda,
+        FLAGS.epsilon,
+        FLAGS.eval_every,
+        FLAGS.eval_games,
+        FLAGS.max_moves,
+        engine,
+    )
+
+
+def default_engine() -> str:
+    """--engine unset: python for a search-bot policy or to resume a python run's folder
+    (--out, or the default folder of the python configuration); native otherwise."""
+    if FLAGS.policy != "greedy":
+        return "python"
+    out = FLAGS.out or default_out(resolve_flags("python").as_dict())
+    engine = folder_engine(out)
+    if engine == "python":
+        print(f"{out} holds a python-engine run: resuming it with --engine=python", file=sys.stderr)
+    return engine or "native"
+
+
 def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
     stop_like_ctrl_c()
     try:
-        config = resolve(
-            FLAGS.game,
-            FLAGS.model,
-            FLAGS.policy,
-            FLAGS.seed,
-            FLAGS.workers,
-            FLAGS.alpha,
-            FLAGS.td_lambda,
-            FLAGS.epsilon,
-            FLAGS.eval_every,
-            FLAGS.eval_games,
-            FLAGS.max_moves,
-        )
+        config = resolve_flags(FLAGS.engine or default_engine())
     except ValueError as error:
         flags.fail(str(error))
         return

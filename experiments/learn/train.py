@@ -8,6 +8,10 @@ order. So the model after g games depends only on the seed, the worker count and
 configuration, never on timing: the checkpoint stores the weights and g (the generator
 state of game g is a function of the seed and g), and a resumed run, however it was
 stopped, continues exactly where an uninterrupted one would be.
+
+The native engine (`--engine=native`, experiments/learn/native.py) has the same batches,
+played on C++ threads and learned in C++ on the same numpy arrays; its game g draws from
+SplitMix64 seeded by (seed, g) instead, so it is a run of its own, as deterministic.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from experiments.learn.models import (
     new_model,
     parse_model_spec,
 )
+from experiments.learn.native import ENGINES, check_native, native_trainer, play_and_learn
 from experiments.learn.selfplay import (
     GREEDY,
     FloatEvaluator,
@@ -69,9 +74,15 @@ class TrainConfig:
     eval_every: int
     eval_games: int
     max_moves: int
+    engine: str = "python"  # where self-play and updates run: "native" (C++) or "python"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"program": "experiments.learn", **dataclasses.asdict(self)}
+        """The python engine's configuration has no engine key: run folders written before
+        the native engine existed are python runs, and resume as such."""
+        values = dataclasses.asdict(self)
+        if values["engine"] == "python":
+            del values["engine"]
+        return {"program": "experiments.learn", **values}
 
 
 def resolve(
@@ -86,9 +97,19 @@ def resolve(
     eval_every: int,
     eval_games: int,
     max_moves: int,
+    engine: str = "python",
 ) -> TrainConfig:
     """Checks the flags against the game and fills in the per-family defaults."""
     game = load_game(game_string)
+    if engine not in ENGINES:
+        raise ExperimentError(f"--engine={engine!r}; accepted: {', '.join(ENGINES)}")
+    if engine == "native" and policy != GREEDY:
+        raise ExperimentError(
+            f"--engine=native plays the greedy policy only; --policy={policy!r} (a search "
+            "bot acting with the float model) runs on --engine=python"
+        )
+    if engine == "native":
+        check_native(game)
     head_of(game)
     spec = parse_model_spec(model or default_model_spec(game), game)
     if spec.family == "ntuple" and td_lambda not in (None, 0.0):
@@ -126,7 +147,19 @@ def resolve(
         eval_every=eval_every,
         eval_games=eval_games,
         max_moves=max_moves,
+        engine=engine,
     )
+
+
+def folder_engine(out: str) -> str | None:
+    """The engine of the run in folder `out` ("python" when its configuration has no engine
+    key: it predates the native engine), or None without a readable config.json there."""
+    try:
+        with open(os.path.join(out, "config.json"), encoding="utf-8") as handle:
+            stored = json.load(handle)["config"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return str(stored.get("engine", "python")) if isinstance(stored, dict) else None
 
 
 class GameProgress(Progress):
@@ -162,6 +195,19 @@ class Trainer:
             self.spec, self.n_features, np.random.default_rng([config.seed, 0])
         )
         self.player = Player(config.policy, config.epsilon, config.max_moves)
+        # The C++ trainer (engine=native), working on self.model's arrays in place.
+        self.native: Any = None
+        if config.engine == "native":
+            self.native = native_trainer(
+                self.game,
+                self.spec,
+                self.model,
+                config.alpha,
+                config.td_lambda,
+                config.epsilon,
+                config.max_moves,
+                config.seed,
+            )
         self.games = 0
         self.seconds = 0.0
         self.squared_error = 0.0  # of the TD updates since the last record
@@ -244,6 +290,23 @@ class Trainer:
             raise
         self.games += len(trajectories)
 
+    def advance(self, pool: ThreadPoolExecutor | None, count: int) -> None:
+        """The next batch of `count` games, played and learned by the run's engine."""
+        if self.native is None:
+            self.learn(self.play_batch(pool, count))
+            return
+        before = [p.copy() for p in self.model.params()]
+        try:
+            squared, steps = play_and_learn(
+                self.native, self.model, self.games, count, self.config.workers
+            )
+        except KeyboardInterrupt:  # raised as the C++ call returns: undo its batch
+            self.model.set_params(before)
+            raise
+        self.squared_error += squared
+        self.steps += steps
+        self.games += count
+
     def evaluation(self) -> dict[str, Any]:
         result = evaluate(
             self.game,
@@ -300,7 +363,8 @@ def train(
             if plots:
                 curve.draw(out, list(records.values()), config)
 
-        pool = ThreadPoolExecutor(config.workers) if config.workers > 1 else None
+        threads = config.workers > 1 and config.engine == "python"  # native: C++ threads
+        pool = ThreadPoolExecutor(config.workers) if threads else None
         try:
             if config.eval_every and trainer.games == 0:
                 record()
@@ -309,7 +373,7 @@ def train(
             while trainer.games < games:
                 count = min(config.workers, games - trainer.games)
                 before = trainer.games
-                trainer.learn(trainer.play_batch(pool, count))
+                trainer.advance(pool, count)
                 if bar is not None:
                     bar.update(count)
                 if (

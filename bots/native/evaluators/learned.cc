@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "bots/native/evaluators/learned_encodings.h"
 #include "nlohmann/json.hpp"
 #include "open_spiel/spiel.h"
 
@@ -338,18 +339,6 @@ LearnedModel::LearnedModel(const std::string& metadata, const ModelArrays& array
 
 namespace {
 
-// observation_mover's mover: who moves at a decision node; at a chance node the player
-// of the last decision before it (bots/learned/encodings.py mover); -1 if none came before.
-int Mover(const open_spiel::State& state) {
-  const open_spiel::Player player = state.CurrentPlayer();
-  if (player >= 0) return player;
-  const std::vector<open_spiel::State::PlayerAction>& history = state.FullHistory();
-  for (auto it = history.rbegin(); it != history.rend(); ++it) {
-    if (it->player >= 0) return it->player;
-  }
-  return -1;
-}
-
 // A game's name without the prefix of its Python twin (python_cant_stop: OpenSpiel's
 // convention): a model of either evaluates both.
 std::string Untwinned(const std::string& name) {
@@ -437,23 +426,11 @@ void LearnedModel::ForwardMlp() {
 
 void LearnedModel::ForwardNtuple() {
   const LearnedWeights& w = *weights_;
-  const std::int32_t last = w.values - 1;
   std::int32_t* cells = cells_.data();
-  const float* x = observation_.data();
   if (w.encoding == Encoding::kLog2Cells) {
-    for (int i = 0; i < w.cells; ++i) {
-      const std::int32_t c = x[i] == 0.0f ? 0 : std::ilogb(x[i]);
-      cells[i] = std::min(c, last);
-    }
-  } else {  // plane_cells: 1 + the first plane set at the cell, 0 if none
-    std::fill(cells, cells + w.cells, 0);
-    for (int p = w.planes - 1; p >= 0; --p) {
-      const float* plane = x + static_cast<std::size_t>(p) * w.cells;
-      for (int i = 0; i < w.cells; ++i) {
-        if (plane[i] != 0.0f) cells[i] = p + 1;
-      }
-    }
-    for (int i = 0; i < w.cells; ++i) cells[i] = std::min(cells[i], last);
+    Log2Cells(observation_.data(), w.cells, w.values, cells);
+  } else {
+    PlaneCells(observation_.data(), w.planes, w.cells, w.values, cells);
   }
   const std::int64_t v = w.values;
   const std::int32_t* at = w.placement_cells.data();
@@ -469,9 +446,7 @@ void LearnedModel::ForwardNtuple() {
 }
 
 void LearnedModel::Observe(const open_spiel::State& state) {
-  // A fresh observation is all zeros in Python; games may write only the set entries.
-  std::fill(observation_.begin(), observation_.end(), 0.0f);
-  state.ObservationTensor(0, absl::MakeSpan(observation_));
+  ReadObservation(state, &observation_);
 }
 
 void LearnedModel::Forward(const open_spiel::State& state) {
