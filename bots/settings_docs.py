@@ -26,7 +26,7 @@ from bots.options import (
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 # The pages that hold generated tables.
-PAGES = ("guide/bots.md", "guide/mcms.md")
+PAGES = ("guide/bots.md",)
 
 
 def _value(value: Any) -> str:
@@ -114,18 +114,6 @@ def other_bots_table() -> str:
     )
 
 
-def mcms_table() -> str:
-    """MCMS's own parameters (not every search bot takes them), and its seed."""
-    return _table(
-        ("parameter", "accepts", "default", "meaning"),
-        (
-            (f"`{row.name}`", _accepts(row), _default(row), row.meaning)
-            for row in bot_settings("mcms").values()
-            if row.bots != SEARCH_BOTS or row.name == "seed"
-        ),
-    )
-
-
 def counters_table() -> str:
     """The counters of ``last_search``."""
     return _table(
@@ -141,7 +129,6 @@ TABLES: dict[str, Callable[[], str]] = {
     "search-bots": search_bots_table,
     "search-options": search_options_table,
     "other-bots": other_bots_table,
-    "mcms": mcms_table,
     "counters": counters_table,
 }
 
