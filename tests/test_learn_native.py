@@ -173,10 +173,16 @@ def test_bad_weights_are_refused_not_copied():
     params = model.params()
     with pytest.raises(ValueError, match="parameter arrays given"):
         trainer.play(params[:-1], 0)
-    with pytest.raises(ValueError, match="writeable C-contiguous float64"):
+    with pytest.raises(ValueError, match="C-contiguous float64"):
         trainer.play([params[0].astype(np.float32), *params[1:]], 0)
-    with pytest.raises(ValueError, match="writeable C-contiguous float64"):
+    with pytest.raises(ValueError, match="C-contiguous float64"):
         trainer.play([np.asfortranarray(params[0]), *params[1:]], 0)
+    frozen = [p.copy() for p in params]
+    for p in frozen:
+        p.flags.writeable = False
+    trainer.play(frozen, 0)  # play reads (Ray's store gives read-only arrays)
+    with pytest.raises(ValueError, match="writeable C-contiguous float64"):
+        trainer.play_and_learn(frozen, 0, 1, 1)
 
 
 def config(**changes):
@@ -258,7 +264,7 @@ def command(out: Path, *extra: str) -> list[str]:
 @pytest.mark.slow
 def test_kill_9_resumes_a_native_run(tmp_path):
     out = tmp_path / "killed"
-    args = command(out, "--games=3000", "--checkpoint_seconds=0")
+    args = command(out, "--games=2000", "--checkpoint_seconds=0")
     process = subprocess.Popen(args, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -271,11 +277,11 @@ def test_kill_9_resumes_a_native_run(tmp_path):
     os.kill(process.pid, signal.SIGKILL)
     process.wait(timeout=10)
     done = int(checkpoint(out)["games"])
-    assert 0 < done < 3000
+    assert 0 < done < 2000
     resumed = subprocess.run(args, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     assert f"resuming {out} at game" in resumed.stderr
-    train(config(), str(tmp_path / "whole"), 3000, progress=False, plots=False)
+    train(config(), str(tmp_path / "whole"), 2000, progress=False, plots=False)
     a, b = checkpoint(out), checkpoint(tmp_path / "whole")
     for key in a:
         if key.startswith("p") or key == "games":
@@ -297,3 +303,28 @@ def test_the_command_resumes_a_python_run_folder_as_python(tmp_path):
         command(out, "--games=8", "--engine=native"), cwd=REPO, capture_output=True, text=True
     )
     assert refused.returncode != 0 and "engine" in refused.stderr
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    """One local Ray for the Ray tests (train joins it instead of starting its own)."""
+    ray = pytest.importorskip("ray")
+    from experiments.common import runner
+
+    started = runner._ray_init(ray, runner.RunnerOptions(workers=2, executor="ray"))
+    yield
+    if started:
+        ray.shutdown()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_ray_tasks_give_the_model_of_the_threads(tmp_path, engine, ray_session):
+    cfg = config(engine=engine, workers=3)
+    train(cfg, str(tmp_path / "ray"), 8, progress=False, plots=False, executor="ray")
+    train(cfg, str(tmp_path / "threads"), 8, progress=False, plots=False)
+    a, b = checkpoint(tmp_path / "ray"), checkpoint(tmp_path / "threads")
+    assert int(a["games"]) == 8
+    for key in a:
+        if key.startswith("p"):
+            assert np.array_equal(a[key], b[key]), key

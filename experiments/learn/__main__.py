@@ -20,6 +20,7 @@ from absl import app  # noqa: E402
 
 from experiments.common import flags  # noqa: E402
 from experiments.common.errors import ExperimentError  # noqa: E402
+from experiments.common.runner import EXECUTORS  # noqa: E402
 from experiments.common.signals import stop_like_ctrl_c  # noqa: E402
 from experiments.learn.train import TrainConfig, folder_engine, resolve, train  # noqa: E402
 
@@ -59,6 +60,20 @@ _define.enum(
     "default) or python (the numpy reference). Part of the configuration. Unset: native, "
     "except with a search-bot --policy (python only) and when resuming a folder of a python "
     "run (folders written before this flag are python runs).",
+)
+_define.enum(
+    "executor",
+    "local",
+    EXECUTORS,
+    "Where a batch's games are played: local (threads in this process) or ray (one Ray task "
+    "per game with the batch's weights; the updates stay here). Not part of the "
+    "configuration: both give the same model.",
+)
+_define.string(
+    "ray_address",
+    None,
+    "Ray cluster to join with --executor=ray, e.g. 'auto' after `ray start --head` "
+    "(default: start a private local Ray with --workers CPUs).",
 )
 _define.string(
     "policy",
@@ -158,6 +173,8 @@ def main(argv: Sequence[str]) -> None:
             progress=FLAGS.progress,
             plots=FLAGS.plots,
             command=command,
+            executor=FLAGS.executor,
+            ray_address=FLAGS.ray_address,
         )
     except ExperimentError as error:
         flags.fail(str(error))

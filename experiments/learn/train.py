@@ -43,6 +43,8 @@ from experiments.learn.models import (
     parse_model_spec,
 )
 from experiments.learn.native import ENGINES, check_native, native_trainer, play_and_learn
+from experiments.learn.native import learn as native_learn
+from experiments.learn.remote import RayPlayers
 from experiments.learn.selfplay import (
     GREEDY,
     FloatEvaluator,
@@ -280,18 +282,29 @@ class Trainer:
         (or kill) in the middle puts the weights back, so a save after it is consistent."""
         before = [p.copy() for p in self.model.params()]
         try:
-            for trajectory in trajectories:
-                self.squared_error += td_update(
-                    self.model, trajectory, self.config.alpha, self.config.td_lambda
-                )
-                self.steps += len(trajectory.returns)
+            if self.native is not None:  # the C++ update, in place
+                squared, steps = native_learn(self.native, self.model, trajectories)
+                self.squared_error += squared
+                self.steps += steps
+            else:
+                for trajectory in trajectories:
+                    self.squared_error += td_update(
+                        self.model, trajectory, self.config.alpha, self.config.td_lambda
+                    )
+                    self.steps += len(trajectory.returns)
         except KeyboardInterrupt:
             self.model.set_params(before)
             raise
         self.games += len(trajectories)
 
-    def advance(self, pool: ThreadPoolExecutor | None, count: int) -> None:
-        """The next batch of `count` games, played and learned by the run's engine."""
+    def advance(
+        self, pool: ThreadPoolExecutor | None, count: int, remote: RayPlayers | None = None
+    ) -> None:
+        """The next batch of `count` games, played (on threads, or as Ray tasks) and learned
+        by the run's engine."""
+        if remote is not None:
+            self.learn(remote.play(self.model, self.games, count))
+            return
         if self.native is None:
             self.learn(self.play_batch(pool, count))
             return
@@ -334,8 +347,11 @@ def train(
     progress: bool = True,
     plots: bool = True,
     command: str = "",
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> dict[str, Any]:
-    """Trains (or resumes) the run in `out` up to `games` games; returns the last record."""
+    """Trains (or resumes) the run in `out` up to `games` games; returns the last record.
+    executor="ray" plays each batch's games as Ray tasks (the same model as local threads)."""
     trainer = Trainer(config, out, command)
     with ResultsFolder(out, config.as_dict(), records_file=PROGRESS, key="games") as folder:
         resumed = trainer.load_checkpoint()
@@ -363,9 +379,12 @@ def train(
             if plots:
                 curve.draw(out, list(records.values()), config)
 
-        threads = config.workers > 1 and config.engine == "python"  # native: C++ threads
-        pool = ThreadPoolExecutor(config.workers) if threads else None
+        threads = config.workers > 1 and config.engine == "python" and executor == "local"
+        pool = ThreadPoolExecutor(config.workers) if threads else None  # native: C++ threads
+        remote = None
         try:
+            if executor == "ray":
+                remote = RayPlayers(config.as_dict(), config.workers, ray_address)
             if config.eval_every and trainer.games == 0:
                 record()
                 if bar is not None:
@@ -373,7 +392,7 @@ def train(
             while trainer.games < games:
                 count = min(config.workers, games - trainer.games)
                 before = trainer.games
-                trainer.advance(pool, count)
+                trainer.advance(pool, count, remote)
                 if bar is not None:
                     bar.update(count)
                 if (
@@ -396,6 +415,8 @@ def train(
         finally:
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
+            if remote is not None:
+                remote.close()
         trainer.seconds = base_seconds + time.monotonic() - started
         trainer.save()
         if bar is not None:

@@ -27,8 +27,9 @@ using learning::TdTrainer;
 using learning::Trajectory;
 
 // Pointers into the arrays of `params` (the model's params(), in order), after checking
-// that each is a writeable C-contiguous float64 array of the size the model needs.
-Params ParamsOf(const TdTrainer& trainer, const py::list& params) {
+// that each is a C-contiguous float64 array of the size the model needs, and writeable
+// unless `read_only` (play only reads: Ray's store hands out read-only arrays).
+Params ParamsOf(const TdTrainer& trainer, const py::list& params, bool read_only = false) {
   const std::vector<std::int64_t>& sizes = trainer.param_sizes();
   if (params.size() != sizes.size()) {
     throw py::value_error("TdTrainer: " + std::to_string(params.size()) +
@@ -40,13 +41,15 @@ Params ParamsOf(const TdTrainer& trainer, const py::list& params) {
       throw py::value_error("TdTrainer: parameter " + std::to_string(i) + " is not an array");
     }
     auto array = params[i].cast<py::array>();
-    if (!array.dtype().is(py::dtype::of<double>()) || !(array.flags() & py::array::c_style) ||
-        !array.writeable() || array.size() != sizes[i]) {
-      throw py::value_error("TdTrainer: parameter " + std::to_string(i) +
-                            " must be a writeable C-contiguous float64 array of " +
-                            std::to_string(sizes[i]) + " elements (updated in place)");
+    // (array_t's isinstance: an equivalent dtype, not the same dtype object.)
+    if (!py::isinstance<py::array_t<double, py::array::c_style>>(array) ||
+        (!read_only && !array.writeable()) || array.size() != sizes[i]) {
+      throw py::value_error("TdTrainer: parameter " + std::to_string(i) + " must be a " +
+                            (read_only ? "" : "writeable ") + "C-contiguous float64 array of " +
+                            std::to_string(sizes[i]) + " elements (used in place)");
     }
-    pointers.push_back(static_cast<double*>(array.mutable_data()));
+    // Play (read_only) never writes through the pointer.
+    pointers.push_back(const_cast<double*>(static_cast<const double*>(array.data())));
   }
   return pointers;
 }
@@ -174,7 +177,7 @@ void BindTdTrainer(py::module_& m) {
       .def(
           "play",
           [](const TdTrainer& trainer, const py::list& params, std::int64_t game_index) {
-            const Params pointers = ParamsOf(trainer, params);
+            const Params pointers = ParamsOf(trainer, params, /*read_only=*/true);
             Trajectory trajectory;
             {
               py::gil_scoped_release released;
