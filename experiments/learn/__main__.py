@@ -33,7 +33,8 @@ _define.string(
     "'mlp(hidden=40-40,scale=0)' (scale: output = y * 2**scale; encoding: "
     "observation_mover, the default for two players, or observation), "
     "'ntuple(tuples=lines_squares,symmetries=none)' (tuples: lines, squares, "
-    "lines_squares; symmetries: none, dihedral; values; output_shift; planes=P for "
+    "lines_squares, rectangles (2048: two rows and two 2x3 rectangles); symmetries: none, "
+    "dihedral; values; output_shift; planes=P for "
     "one-hot boards).",
 )
 _define.integer("games", 1000, "Train until this many self-play games in all.", lower_bound=1)

@@ -25,7 +25,7 @@ INPUT_SHIFT, WEIGHT_SHIFT, ACTIVATION_SHIFT = 6, 8, 7
 
 FAMILIES = ("mlp", "ntuple")
 MLP_ENCODINGS = ("observation", "observation_mover")
-TUPLE_SETS = ("lines", "squares", "lines_squares")
+TUPLE_SETS = ("lines", "squares", "lines_squares", "rectangles")
 
 
 class ModelSpecError(ValueError):
@@ -264,7 +264,10 @@ class FloatMLP:
 
 
 def named_tuples(name: str, side: int) -> list[list[int]]:
-    """Rows and columns ("lines"), all 2x2 squares ("squares"), or both, on a side x side board."""
+    """Rows and columns ("lines"), all 2x2 squares ("squares"), or both, on a side x side
+    board; or "rectangles", Szubert and Jaskowski's (2014) network for 2048: the first two
+    rows and the 2x3 rectangles on them and on the next two (with dihedral symmetries, the
+    network of their 97% player)."""
     lines = [[r * side + c for c in range(side)] for r in range(side)]
     lines += [[r * side + c for r in range(side)] for c in range(side)]
     squares = [
@@ -272,6 +275,9 @@ def named_tuples(name: str, side: int) -> list[list[int]]:
         for r in range(side - 1)
         for c in range(side - 1)
     ]
+    if name == "rectangles":
+        rectangles = [[r * side + c for r in (top, top + 1) for c in range(3)] for top in (0, 1)]
+        return lines[:2] + rectangles
     return {"lines": lines, "squares": squares, "lines_squares": lines + squares}[name]
 
 
