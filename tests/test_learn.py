@@ -352,3 +352,12 @@ def test_quantisation_cost_plays_the_float_model_against_the_integer_one(tmp_pat
     train(config("2048", model=None, eval_every=0), str(tmp_path / "t"), games=2, progress=False)
     one = compare(str(tmp_path / "t"), games=2, seed=0, max_moves=40)
     assert one["games"] == 2 and "minus the float model" in one["measure"]
+
+
+def test_the_rectangles_network_is_szubert_and_jaskowskis():
+    from experiments.learn.models import named_tuples, placements_of
+
+    tuples = named_tuples("rectangles", 4)
+    assert tuples == [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 2, 4, 5, 6], [4, 5, 6, 8, 9, 10]]
+    tables, placements, owners = placements_of(tuples, 4, "dihedral")
+    assert len(tables) == 4 and len(placements) == 32 and sorted(set(owners)) == [0, 1, 2, 3]
