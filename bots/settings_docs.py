@@ -1,4 +1,5 @@
-"""The docs' parameter and counter tables, rendered from bots/options.py and bots/counters.py.
+"""The docs' generated tables: parameters and counters (bots/options.py, bots/counters.py)
+and the shipped learned models (their files' metadata, bots/learned/models).
 
 Each table sits in a docs page between ``<!-- settings:NAME:begin -->`` and
 ``<!-- settings:NAME:end -->``; tests/test_settings_table.py fails when one
@@ -26,7 +27,7 @@ from bots.options import (
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 # The pages that hold generated tables.
-PAGES = ("guide/bots.md",)
+PAGES = ("guide/bots.md", "guide/learned.md")
 
 
 def _value(value: Any) -> str:
@@ -125,7 +126,45 @@ def counters_table() -> str:
     )
 
 
+def _architecture(metadata: dict[str, Any]) -> str:
+    arch = metadata["architecture"]
+    if metadata["family"] == "mlp":
+        hidden = "-".join(str(h) for h in arch["hidden"])
+        return f"MLP, hidden {hidden}, `{metadata['encoding']}`"
+    sizes = sorted({len(t) for t in arch["tuples"]})
+    kinds = " and ".join(f"{k}-tuples" for k in sizes)
+    return f"{len(arch['tuples'])} tables of {kinds}, `{arch['symmetries']}` symmetries"
+
+
+def shipped_models_table() -> str:
+    """The models in bots/learned/models: what each is and how it was made."""
+    import json
+
+    import numpy as np
+
+    from bots.evaluators.learned import MODELS
+
+    rows = []
+    for path in sorted(MODELS.glob("*.npz")):
+        with np.load(path) as data:
+            metadata = json.loads(str(data["metadata"]))
+        training = metadata["training"]
+        cpu_hours = training["seconds"] * training["workers"] / 3600
+        rows.append(
+            (
+                f"`{metadata['game']}`",
+                _architecture(metadata),
+                f"{training['games']:,}",
+                f"{cpu_hours:.2f}",
+                f"{path.stat().st_size / 2**20:.1f} MB",
+                f"`{training['command']}`",
+            )
+        )
+    return _table(("game", "model", "games", "CPU-hours", "file", "command"), rows)
+
+
 TABLES: dict[str, Callable[[], str]] = {
+    "shipped-models": shipped_models_table,
     "search-bots": search_bots_table,
     "search-options": search_options_table,
     "other-bots": other_bots_table,
