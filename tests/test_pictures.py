@@ -79,3 +79,13 @@ def test_a_reproduction_picture_sees_a_changed_number(tmp_path):
     assert pictures.picture_digest(tmp_path / "b.png") == pictures.data_digest(rows)
     changed = [{**rows[0], "measured": 62.6}, *rows[1:]]
     assert pictures.data_digest(changed) != pictures.data_digest(rows)
+
+
+def test_learning_curves_match_the_shipped_models_runs():
+    from experiments.learn import curves
+
+    drawn = curves.points(ROOT / curves.RESULTS)
+    assert drawn, "no shipped model has its run's progress.jsonl in results/learn"
+    assert pictures.picture_digest(ROOT / curves.PICTURE) == pictures.data_digest(drawn), (
+        "docs/img/learned_curves.png is stale: run python -m experiments.learn.curves"
+    )
