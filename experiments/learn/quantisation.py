@@ -33,6 +33,12 @@ from experiments.learn.train import MODEL, model_of  # noqa: E402
 
 FLAGS, _define = flags.program_flags()
 _define.string("run", None, "A run folder of experiments.learn (checkpoint.npz and model.npz).")
+_define.string(
+    "model",
+    None,
+    "The integer model (default: DIR/model.npz); the runs of the shipped models in "
+    "results/learn/ keep theirs in bots/learned/models/.",
+)
 _define.integer("games", 400, "Games (two-player: seat-swapped pairs of them).", lower_bound=2)
 _define.integer("seed", 0, "Seed of the dice.", lower_bound=0)
 _define.integer("max_moves", 5000, "A game is cut off after this many moves.", lower_bound=1)
@@ -86,13 +92,16 @@ def play(
     return list(state.returns()), moves, differ
 
 
-def compare(run: str, games: int, seed: int, max_moves: int) -> dict[str, Any]:
+def compare(
+    run: str, games: int, seed: int, max_moves: int, model_file: str | None = None
+) -> dict[str, Any]:
     """The integer model's score against the float one (two players) or both mean scores."""
     model, game = model_of(run)
     with open(os.path.join(run, "config.json"), encoding="utf-8") as handle:
         spec = parse_model_spec(json.load(handle)["config"]["model"], game)
     floating = float_totals(model, encoder(spec))
-    integer = integer_totals(load_model(os.path.join(run, MODEL), game))
+    model_file = model_file or os.path.join(run, MODEL)
+    integer = integer_totals(load_model(model_file, game))
     moves = differ = 0
     samples: list[float] = []
     if game.num_players() == 2:
@@ -117,6 +126,7 @@ def compare(run: str, games: int, seed: int, max_moves: int) -> dict[str, Any]:
     half = 1.96 * float(np.std(samples, ddof=1)) / math.sqrt(len(samples))
     return {
         "run": run,
+        "model": model_file,
         "game": str(game),
         "measure": what,
         "value": mean,
@@ -134,7 +144,7 @@ def main(argv: Sequence[str]) -> None:
         flags.fail(f"--run={FLAGS.run!r} is not a run folder of experiments.learn")
         return
     try:
-        result = compare(FLAGS.run, FLAGS.games, FLAGS.seed, FLAGS.max_moves)
+        result = compare(FLAGS.run, FLAGS.games, FLAGS.seed, FLAGS.max_moves, FLAGS.model)
     except (ExperimentError, ValueError) as error:
         flags.fail(str(error))
         return
