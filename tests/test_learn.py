@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.learn_config import PIG, learn_config
 
 from bots.learned import float_ntuple_outputs, load_model
 from bots.learned.encodings import log2_cells
@@ -29,30 +30,14 @@ from experiments.learn.train import (
     PROGRESS,
     GameProgress,
     Trainer,
-    resolve,
     train,
 )
 
-PIG = "pig(winscore=12)"
 REPO = Path(__file__).resolve().parents[1]
 
 
 def config(game: str = PIG, **changes):
-    settings = dict(
-        game_string=game,
-        model="mlp(hidden=8)",
-        policy="greedy",
-        seed=3,
-        workers=1,
-        alpha=0.05,
-        td_lambda=None,
-        epsilon=0.05,
-        eval_every=10,
-        eval_games=4,
-        max_moves=300,
-    )
-    settings.update(changes)
-    return resolve(**settings)
+    return learn_config(game, **changes)
 
 
 def arrays(path: Path) -> dict[str, np.ndarray]:

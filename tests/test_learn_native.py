@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.learn_config import PIG, learn_config
 
 from bots import native_engine
 from experiments.common.errors import ExperimentError
@@ -22,13 +23,12 @@ from experiments.learn import native
 from experiments.learn.features import encoder, n_features
 from experiments.learn.models import FloatModel, new_model, parse_model_spec
 from experiments.learn.selfplay import td_update
-from experiments.learn.train import CHECKPOINT, folder_engine, resolve, train
+from experiments.learn.train import CHECKPOINT, folder_engine, train
 
 pytestmark = pytest.mark.skipif(
     native_engine.native() is None, reason=f"native engine: {native_engine.problem()}"
 )
 
-PIG = "pig(winscore=12)"
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -186,22 +186,8 @@ def test_bad_weights_are_refused_not_copied():
 
 
 def config(**changes):
-    settings = dict(
-        game_string=PIG,
-        model="mlp(hidden=8)",
-        policy="greedy",
-        seed=3,
-        workers=2,
-        alpha=0.05,
-        td_lambda=None,
-        epsilon=0.05,
-        eval_every=0,
-        eval_games=4,
-        max_moves=300,
-        engine="native",
-    )
-    settings.update(changes)
-    return resolve(**settings)
+    """The shared configuration on the native engine, two workers, no evaluation."""
+    return learn_config(**{"workers": 2, "eval_every": 0, "engine": "native", **changes})
 
 
 def checkpoint(path: Path) -> dict[str, np.ndarray]:
