@@ -126,12 +126,15 @@ void TdTrainer::Encode(const open_spiel::State& state, Workspace& ws, double* ou
 }
 
 double TdTrainer::Output(const Params& params, const double* x, Workspace& ws) const {
-  return ntuple_ ? NtupleOutput(params, x) : MlpOutput(params, x, ws);
+  return ntuple_ ? NtupleOutput(params, x) : MlpOutput(params, x, ws.hidden);
 }
 
 // h = clip(x W + b, 0, 1) per hidden layer, out = (h W_H + b_H) * 2**s; zero inputs skipped
-// (observations are sparse, and so are clipped activations).
-double TdTrainer::MlpOutput(const Params& params, const double* x, Workspace& ws) const {
+// (observations are sparse, and so are clipped activations). hidden[l] receives layer l's
+// activations and, where given, (*masks)[l] 1.0 where 0 < pre < 1 (the gradient's path).
+double TdTrainer::MlpOutput(const Params& params, const double* x,
+                            std::vector<std::vector<double>>& hidden,
+                            std::vector<std::vector<double>>* masks) const {
   const std::size_t hidden_layers = sizes_.size() - 2;
   const double* in = x;
   for (std::size_t l = 0; l < hidden_layers; ++l) {
@@ -139,7 +142,7 @@ double TdTrainer::MlpOutput(const Params& params, const double* x, Workspace& ws
     const int n_out = sizes_[l + 1];
     const double* w = params[2 * l];
     const double* b = params[2 * l + 1];
-    double* acc = ws.hidden[l].data();
+    double* acc = hidden[l].data();
     std::fill(acc, acc + n_out, 0.0);
     for (int i = 0; i < n_in; ++i) {
       const double xi = in[i];
@@ -147,7 +150,11 @@ double TdTrainer::MlpOutput(const Params& params, const double* x, Workspace& ws
       const double* row = w + static_cast<std::size_t>(i) * n_out;
       for (int j = 0; j < n_out; ++j) acc[j] += xi * row[j];
     }
-    for (int j = 0; j < n_out; ++j) acc[j] = std::min(std::max(acc[j] + b[j], 0.0), 1.0);
+    for (int j = 0; j < n_out; ++j) {
+      const double pre = acc[j] + b[j];
+      if (masks != nullptr) (*masks)[l][j] = pre > 0.0 && pre < 1.0 ? 1.0 : 0.0;
+      acc[j] = std::min(std::max(pre, 0.0), 1.0);
+    }
     in = acc;
   }
   const int n = sizes_[hidden_layers];
@@ -299,50 +306,27 @@ double TdTrainer::LearnMlp(const Params& params, const Trajectory& trajectory, i
   for (const std::int64_t size : param_sizes_) traces.emplace_back(size, 0.0);
   // A row of W0 whose input was zero at every step so far has a zero trace and moves not.
   std::vector<char> live_rows(d, 0);
-  std::vector<std::vector<double>> hs(hidden_layers + 1);  // hs[l + 1]: hidden layer l
+  std::vector<std::vector<double>> hidden(hidden_layers);  // hidden[l]: hidden layer l
   std::vector<std::vector<double>> masks(hidden_layers);   // 1.0 where 0 < pre < 1
   std::vector<std::vector<double>> deltas(hidden_layers);  // d out / d pre, per hidden layer
   for (std::size_t l = 0; l < hidden_layers; ++l) {
-    hs[l + 1].assign(sizes_[l + 1], 0.0);
+    hidden[l].assign(sizes_[l + 1], 0.0);
     masks[l].assign(sizes_[l + 1], 0.0);
     deltas[l].assign(sizes_[l + 1], 0.0);
   }
   Workspace ws;
   for (std::size_t l = 1; l + 1 < sizes_.size(); ++l) ws.hidden.emplace_back(sizes_[l]);
   std::vector<double> back(*std::max_element(sizes_.begin(), sizes_.end()), 0.0);
+  const int last = sizes_[hidden_layers];
+  const double* w_out = params[2 * hidden_layers];
   double squared = 0.0;
   for (int t = 0; t < steps; ++t) {
     const double* x = trajectory.features.data() + static_cast<std::size_t>(t) * d;
     // Forward, keeping what the gradient needs.
-    const double* in = x;
-    for (std::size_t l = 0; l < hidden_layers; ++l) {
-      const int n_in = sizes_[l];
-      const int n_out = sizes_[l + 1];
-      const double* w = params[2 * l];
-      const double* b = params[2 * l + 1];
-      double* h = hs[l + 1].data();
-      std::fill(h, h + n_out, 0.0);
-      for (int i = 0; i < n_in; ++i) {
-        const double xi = in[i];
-        if (xi == 0.0) continue;
-        const double* row = w + static_cast<std::size_t>(i) * n_out;
-        for (int j = 0; j < n_out; ++j) h[j] += xi * row[j];
-      }
-      for (int j = 0; j < n_out; ++j) {
-        const double pre = h[j] + b[j];
-        masks[l][j] = pre > 0.0 && pre < 1.0 ? 1.0 : 0.0;
-        h[j] = std::min(std::max(pre, 0.0), 1.0);
-      }
-      in = h;
-    }
-    const int last = sizes_[hidden_layers];
-    const double* w_out = params[2 * hidden_layers];
-    double y = 0.0;
-    for (int i = 0; i < last; ++i) y += in[i] * w_out[i];
-    const double value = (y + params[2 * hidden_layers + 1][0]) * scale_;
+    const double value = MlpOutput(params, x, hidden, &masks);
     double target;
     if (t + 1 < length) {
-      target = r[t + 1] + MlpOutput(params, x + d, ws) - r[t];
+      target = r[t + 1] + MlpOutput(params, x + d, ws.hidden) - r[t];
     } else {
       target = trajectory.final_return - r[t];
     }
@@ -368,7 +352,7 @@ double TdTrainer::LearnMlp(const Params& params, const Trajectory& trajectory, i
     for (std::size_t l = 0; l < hidden_layers; ++l) {
       const int n_in = sizes_[l];
       const int n_out = sizes_[l + 1];
-      const double* h = l == 0 ? x : hs[l].data();
+      const double* h = l == 0 ? x : hidden[l - 1].data();
       const double* g = deltas[l].data();
       double* w = params[2 * l];
       double* trace = traces[2 * l].data();
@@ -401,7 +385,7 @@ double TdTrainer::LearnMlp(const Params& params, const Trajectory& trajectory, i
         b[j] = b[j] + step * trb[j];
       }
     }
-    const double* h = hs[hidden_layers].data();
+    const double* h = hidden[hidden_layers - 1].data();
     double* w = params[2 * hidden_layers];
     double* tr = traces[2 * hidden_layers].data();
     for (int i = 0; i < last; ++i) {

@@ -99,7 +99,8 @@ class TdTrainer {
   void Encode(const open_spiel::State& state, Workspace& ws, double* out) const;
   // The model's `out` for one row of features.
   double Output(const Params& params, const double* x, Workspace& ws) const;
-  double MlpOutput(const Params& params, const double* x, Workspace& ws) const;
+  double MlpOutput(const Params& params, const double* x, std::vector<std::vector<double>>& hidden,
+                   std::vector<std::vector<double>>* masks = nullptr) const;
   double NtupleOutput(const Params& params, const double* x) const;
   double LearnMlp(const Params& params, const Trajectory& trajectory, int steps) const;
   double LearnNtuple(const Params& params, const Trajectory& trajectory, int steps) const;
