@@ -73,10 +73,15 @@ def greedy(state: pyspiel.State, totals: Totals) -> int:
 
 
 def play(
-    game: pyspiel.Game, players: Sequence[Totals], seed: int, max_moves: int
+    game: pyspiel.Game,
+    players: Sequence[Totals],
+    others: Sequence[Totals],
+    seed: int,
+    max_moves: int,
 ) -> tuple[list[float], int, int]:
-    """One game; players[p] moves for seat p (one-player: players[0]). Returns the returns,
-    the decisions, and the decisions where the other model would have moved otherwise."""
+    """One game; players[p] moves for seat p, others[p] is the other model there. Returns
+    the returns, the decisions, and the decisions where the other model would have moved
+    otherwise."""
     rng = np.random.default_rng([seed, 3])
     state = game.new_initial_state()
     moves = differ = 0
@@ -86,7 +91,7 @@ def play(
             continue
         mover = state.current_player()
         action = greedy(state, players[mover])
-        differ += action != greedy(state, players[len(players) - 1 - mover])
+        differ += action != greedy(state, others[mover])
         state.apply_action(action)
         moves += 1
     return list(state.returns()), moves, differ
@@ -108,7 +113,8 @@ def compare(
         for pair in range(games // 2):
             score = 0.0
             for seats in ((integer, floating), (floating, integer)):
-                returns, m, d = play(game, seats, seed * 1_000_003 + pair, max_moves)
+                others = seats[::-1]
+                returns, m, d = play(game, seats, others, seed * 1_000_003 + pair, max_moves)
                 mine = returns[0] if seats[0] is integer else returns[1]
                 theirs = returns[1] if seats[0] is integer else returns[0]
                 score += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
@@ -117,8 +123,8 @@ def compare(
         what = "integer model's score against the float model"
     else:
         for g in range(games):
-            a, m, d = play(game, [integer], seed * 1_000_003 + g, max_moves)
-            b, _, _ = play(game, [floating], seed * 1_000_003 + g, max_moves)
+            a, m, d = play(game, [integer], [floating], seed * 1_000_003 + g, max_moves)
+            b, _, _ = play(game, [floating], [integer], seed * 1_000_003 + g, max_moves)
             samples.append(a[0] - b[0])
             moves, differ = moves + m, differ + d
         what = "integer model's mean score minus the float model's, same seeds"
