@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.learn_config import PIG, learn_config
+from helpers.learn_config import PIG, kill_9_after, learn_command, learn_config
 
 from bots.learned import float_ntuple_outputs, load_model
 from bots.learned.encodings import log2_cells
@@ -256,40 +253,16 @@ def test_search_bot_as_the_self_play_policy(tmp_path):
 
 @pytest.mark.slow
 def test_kill_9_resumes_from_the_last_checkpoint(tmp_path):
-    command = [
-        sys.executable,
-        "-m",
-        "experiments.learn",
-        f"--game={PIG}",
-        "--model=mlp(hidden=8)",
-        "--seed=3",
-        "--alpha=0.05",
-        "--epsilon=0.05",
-        "--max_moves=300",
-        "--eval_every=0",
-        "--checkpoint_seconds=0",
-        "--games=1000",
-        "--progress=false",
-        "--engine=python",
-        f"--out={tmp_path / 'killed'}",
-    ]
-    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    checkpoint = tmp_path / "killed" / CHECKPOINT
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if checkpoint.exists() and int(arrays(checkpoint)["games"]) >= 50:
-            break
-        time.sleep(0.05)
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait(timeout=10)
-    done = int(arrays(checkpoint)["games"])
+    out = tmp_path / "killed"
+    command = learn_command(out, "--checkpoint_seconds=0", "--games=1000", "--engine=python")
+    done = kill_9_after(command, out, REPO)
     assert 0 < done < 1000
     resumed = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"resuming {tmp_path / 'killed'} at game" in resumed.stderr
+    assert f"resuming {out} at game" in resumed.stderr
     whole = tmp_path / "whole"
     train(config(eval_every=0), str(whole), 1000, progress=False)
-    a, b = arrays(checkpoint), arrays(whole / CHECKPOINT)
+    a, b = arrays(out / CHECKPOINT), arrays(whole / CHECKPOINT)
     for key in a:
         if key.startswith("p"):
             assert np.array_equal(a[key], b[key]), key

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.learn_config import PIG, learn_config
+from helpers.learn_config import PIG, kill_9_after, learn_command, learn_config
 
 from bots import native_engine
 from experiments.common.errors import ExperimentError
@@ -229,40 +225,14 @@ def test_native_engine_refusals():
 
 
 def command(out: Path, *extra: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "experiments.learn",
-        f"--game={PIG}",
-        "--model=mlp(hidden=8)",
-        "--seed=3",
-        "--workers=2",
-        "--alpha=0.05",
-        "--epsilon=0.05",
-        "--max_moves=300",
-        "--eval_every=0",
-        "--progress=false",
-        f"--out={out}",
-        *extra,
-    ]
+    return learn_command(out, "--workers=2", *extra)
 
 
 @pytest.mark.slow
 def test_kill_9_resumes_a_native_run(tmp_path):
     out = tmp_path / "killed"
     args = command(out, "--games=2000", "--checkpoint_seconds=0")
-    process = subprocess.Popen(args, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if int(checkpoint(out)["games"]) >= 50:
-                break
-        except (OSError, KeyError, ValueError):
-            pass
-        time.sleep(0.02)
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait(timeout=10)
-    done = int(checkpoint(out)["games"])
+    done = kill_9_after(args, out, REPO)
     assert 0 < done < 2000
     resumed = subprocess.run(args, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
