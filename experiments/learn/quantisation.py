@@ -28,7 +28,7 @@ from experiments.common import flags  # noqa: E402
 from experiments.common.errors import ExperimentError  # noqa: E402
 from experiments.learn.features import encoder  # noqa: E402
 from experiments.learn.models import FloatModel, parse_model_spec  # noqa: E402
-from experiments.learn.selfplay import sample_chance  # noqa: E402
+from experiments.learn.selfplay import sample_chance, totals  # noqa: E402
 from experiments.learn.train import MODEL, model_of  # noqa: E402
 
 FLAGS, _define = flags.program_flags()
@@ -47,23 +47,17 @@ Totals = Callable[[list[pyspiel.State]], np.ndarray]
 
 
 def float_totals(model: FloatModel, encode: Callable[[Any], np.ndarray]) -> Totals:
-    def totals(children: list[pyspiel.State]) -> np.ndarray:
-        values = np.array([c.returns()[0] for c in children], np.float64)
-        live = [i for i, c in enumerate(children) if not c.is_terminal()]
-        if live:
-            values[live] += model.outputs(np.stack([encode(children[i]) for i in live]))
-        return values
-
-    return totals
+    """The trainer's own totals (selfplay.totals) of the float model."""
+    return lambda children: totals(model, np.stack([encode(c) for c in children]), children)
 
 
 def integer_totals(model: LearnedModel) -> Totals:
-    def totals(children: list[pyspiel.State]) -> np.ndarray:
+    def integer(children: list[pyspiel.State]) -> np.ndarray:
         return np.array(
             [c.returns()[0] + (0.0 if c.is_terminal() else model.outputs(c)[0]) for c in children]
         )
 
-    return totals
+    return integer
 
 
 def greedy(state: pyspiel.State, totals: Totals) -> int:
