@@ -19,6 +19,9 @@ calibration a bot reads, first match wins:
    which may be a read-only site-packages;
 3. the committed ones shipped in ``bots/calibrations/``, so
    ``make_bot("chanceprobcut", game, 0)`` works out of the box;
+
+   2 and 3 only where the file's ``evaluator`` is the bot's (``default``: the game's
+   hand evaluator): a learned model's errors are not the hand evaluator's;
 4. the self-calibration: a quick fit (bots/calibration_fit.py ``quick_fit``) cached in
    the same folder as ``auto-<game>-<evaluator>-<digest>.json``, the digest over all
    that changes the fit (game, evaluator, plan, engine, format); made at the bot's first
@@ -133,16 +136,19 @@ def self_calibration_enabled() -> bool:
     )
 
 
-def _missing(game: pyspiel.Game, looked: str) -> ValueError:
+def _missing(game: pyspiel.Game, looked: str, evaluator: Any = None) -> ValueError:
     off = (
         ""
         if self_calibration_enabled()
         else f" (self-calibration is off: {SELF_CALIBRATION_ENV}="
         f"{os.environ.get(SELF_CALIBRATION_ENV)})"
     )
+    key = evaluator_key(evaluator)
+    which = "" if key == "default" else f" with evaluator {key!r}"
+    command = calibration_command(game) + ("" if key == "default" else f" --evaluator={key}")
     return ValueError(
-        f"no ChanceProbCut calibration for game '{game}' (looked for {looked}){off}; "
-        f"make one with: {calibration_command(game)}  "
+        f"no ChanceProbCut calibration for game '{game}'{which} (looked for {looked}){off}; "
+        f"make one with: {command}  "
         f"or pass calibration=<file> to the bot"
     )
 
@@ -278,7 +284,10 @@ def fits_on_first_use(game: pyspiel.Game, path: str | None = None, evaluator: An
     """Whether ``find_calibration`` would fit a self-calibration now: no file named, none
     of the user's or committed ones, self-calibration on, no usable cached fit. make_bot
     then leaves the fit to the bot's first search (bots/factory.py)."""
-    if path or os.path.exists(default_calibration_path(game)) or not self_calibration_enabled():
+    if path or not self_calibration_enabled():
+        return False
+    found = default_calibration_path(game)
+    if os.path.exists(found) and _fitted_for(load_calibration(game, found), evaluator):
         return False
     key = self_calibration_key(game, evaluator, calibration_fit.QUICK_PLAN)
     return _cached(_cache_path(key), key)[0] is None
@@ -337,10 +346,18 @@ def find_calibration(
         return path, load_calibration(game, path)
     found = default_calibration_path(game)
     if os.path.exists(found):
-        return found, load_calibration(game, found)
+        data = load_calibration(game, found)
+        if _fitted_for(data, evaluator):
+            return found, data
     if self_calibration_enabled():
         return self_calibration(game, evaluator)
-    raise _missing(game, f"{user_calibration_path(game)} and {found}")
+    raise _missing(game, f"{user_calibration_path(game)} and {found}", evaluator)
+
+
+def _fitted_for(data: dict[str, Any], evaluator: Any) -> bool:
+    """Whether a user's or committed file was fitted with the bot's evaluator: a fit of
+    the hand evaluator's values says nothing of a learned model's (their errors differ)."""
+    return str(data.get("evaluator", "default")) == evaluator_key(evaluator)
 
 
 def _model(entry: Any, path: str) -> tuple[int, int, ProbCutModel]:

@@ -143,6 +143,19 @@ def test_committed_and_named_calibrations_come_first(cache, fits, tmp_path):
     assert fits == [] and not cache.exists()
 
 
+def test_a_committed_calibration_serves_only_its_own_evaluator(cache, fits, monkeypatch):
+    # pig's committed file fits the hand evaluator; a learned model's bot fits its own.
+    pig = pyspiel.load_game("pig")
+    assert not calibration.fits_on_first_use(pig)
+    assert calibration.fits_on_first_use(pig, evaluator="learned")
+    monkeypatch.setenv(calibration.SELF_CALIBRATION_ENV, "off")
+    with pytest.raises(ValueError, match="with evaluator 'learned'") as error:
+        make_bot("chanceprobcut(max_depth=2,evaluator=learned)", pig, 0)
+    assert "--evaluator=learned" in str(error.value)
+    make_bot("chanceprobcut(max_depth=2)", pig, 0)  # the hand evaluator's file still serves
+    assert fits == []
+
+
 def test_off_restores_the_refusal(cache, fits, monkeypatch):
     monkeypatch.setenv(calibration.SELF_CALIBRATION_ENV, "off")
     game = pyspiel.load_game("catch")
