@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from experiments.common.runner import RunnerOptions
-from experiments.strength import plan, power, report
+from experiments.strength import plan, plot, power, report
 from experiments.strength.study import (
     RESULT_FILE,
     SESSIONS_FILE,
@@ -50,8 +50,32 @@ def test_every_study_is_sized_to_detect_the_effect_with_its_prior():
     for s in studies:
         assert s.games % 2 == 0 and s.sd >= plan.SD_FLOOR
         assert power.detectable_effect(s.sd, s.games // 2) <= s.effect
-        assert s.effect == power.EFFECT or s in plan.paper_studies() + plan.learned_studies()
+        sized_otherwise = plan.paper_studies() + plan.learned_studies() + plan.ply_studies()
+        assert s.effect == power.EFFECT or s in sized_otherwise
         assert report.estimated_cpu_hours(s) > 0
+
+
+def test_the_learned_studies_give_both_bots_the_model_and_keep_off_the_hand_panel():
+    reasked = {s.name: s for s in plan.reasked_studies()}
+    study = reasked["einstein-star2_vs_value_mcts-learned-0.5"]
+    assert study.bots == [
+        "star2(evaluator=learned,time_limit=0.5)",
+        "mcts(evaluator=learned,time_limit=0.5)",
+    ]
+    ply = {s.name: s for s in plan.ply_studies()}
+    assert ply["backgammon-star2_d2_vs_d1-hand"].bots == [
+        "star2(max_depth=2)",
+        "star2(max_depth=1)",
+    ]
+    assert ply["backgammon-star2_d2_vs_d1-learned"].bots == [
+        "star2(max_depth=2,evaluator=learned)",
+        "star2(max_depth=1,evaluator=learned)",
+    ]
+    assert all(s.learned for s in [*reasked.values(), *plan.learned_studies()])
+    hand_panel = {
+        (p.question, p.game, p.time_limit) for p in plot.points(ROOT / "results" / "strength")
+    }
+    assert not any("learned" in q for q, _, _ in hand_panel)
 
 
 def test_lead_times_are_the_ones_the_committed_depth_run_gives():

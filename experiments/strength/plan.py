@@ -20,6 +20,7 @@ from bots.spec import with_params
 from experiments.strength import power
 
 BASE_TIME = 0.1
+LEARNED = "learned"  # the evaluator spec of the game's shipped model (bots/learned/models)
 GAMES = {
     "dice": "dice(n=5,k=4)",
     "einstein": "einstein_wurfelt_nicht",
@@ -128,18 +129,26 @@ class Study:
     game_key: str
     game: str
     question: Question
-    time_limit: float
+    time_limit: float | None  # seconds per move; None: the bots' fixed depths decide
     why_time: str
     games: int  # planned, even (whole pairs)
     sd: float  # the prior pair standard deviation it is sized with
     effect: float = power.EFFECT  # the lead over 0.5 it is sized to detect
+    evaluator: str | None = None  # both bots' leaf evaluator; None: each bot's own default
 
     @property
     def bots(self) -> list[str]:
-        return [
-            with_params(self.question.bot, time_limit=self.time_limit),
-            with_params(self.question.opponent, time_limit=self.time_limit),
-        ]
+        return [self._bot(self.question.bot), self._bot(self.question.opponent)]
+
+    def _bot(self, spec: str) -> str:
+        if self.evaluator is not None:
+            spec = with_params(spec, evaluator=self.evaluator)
+        return spec if self.time_limit is None else with_params(spec, time_limit=self.time_limit)
+
+    @property
+    def learned(self) -> bool:
+        """Whether a learned model plays in it (the strength page's second panel)."""
+        return self.evaluator == LEARNED or any("evaluator=learned" in b for b in self.bots)
 
 
 def lead_times(records: Iterable[dict]) -> dict[tuple[str, str, str], float]:
@@ -189,7 +198,7 @@ def studies() -> list[Study]:
             for t, why in times:
                 name = f"{game_key}-{q.name}-{t:g}"
                 out.append(Study(name, game_key, GAMES[game_key], q, t, why, games, sd))
-    return out + paper_studies() + learned_studies()
+    return out + paper_studies() + learned_studies() + reasked_studies() + ply_studies()
 
 
 # Lanctot et al. (2013) report MCMS's largest margin over Star1/Star2 in Can't Stop at 200 ms
@@ -256,3 +265,80 @@ def study(name: str) -> Study:
         if s.name == name:
             return s
     raise ValueError(f"unknown study {name!r}; list them with --list")
+
+
+# Issue 80: the old questions re-asked where the leaf is strong. Both bots of a study play
+# the game's shipped learned model, at the common clock and at 0.5 s (the times the issue
+# fixes), sized as the hand evaluators' studies with the game's prior.
+LEARNED_TIMES = (BASE_TIME, 0.5)
+REASKED = (
+    Question(
+        "star2_vs_expectiminimax",
+        "star2",
+        "expectiminimax",
+        "search",
+        "expectiminimax",
+        ("backgammon", "einstein", "pig", "cant_stop"),
+    ),
+    Question(
+        "chanceprobcut_vs_star2",
+        "chanceprobcut",
+        "star2",
+        "search",
+        "star2",
+        ("backgammon", "einstein"),
+    ),
+    Question("mcms_vs_star2", "mcms", "star2", "search", "star2", ("einstein", "pig", "cant_stop")),
+    # The value MCTS (no policy, no rollouts: the model values its leaves) against star2.
+    Question(
+        "star2_vs_value_mcts", "star2", "mcts", "mcts", "expectiminimax", ("backgammon", "einstein")
+    ),
+)
+
+
+def reasked_studies() -> list[Study]:
+    """Every question of REASKED in each of its games at each of LEARNED_TIMES."""
+    out = []
+    for q in REASKED:
+        for game_key in q.games:
+            sd = prior_sd(game_key, q.kind)
+            games = 2 * power.pairs_needed(sd)
+            game = GAMES.get(game_key, game_key)
+            for t in LEARNED_TIMES:
+                name = f"{game_key}-{q.name}-{LEARNED}-{t:g}"
+                why = "issue 80's clocks, learned leaves on both sides"
+                out.append(Study(name, game_key, game, q, t, why, games, sd, evaluator=LEARNED))
+    return out
+
+
+# What one ply is worth at fixed depths (no clock): star2 against itself a ply shallower,
+# with the hand evaluator and with the learned model, where the hand evaluator's figure
+# (docs/results/strength.md#how-much-is-one-ply-worth) was largest. A study is sized to
+# detect a lead of PLY_EFFECT (the hand figures were 0.595 and 0.670).
+PLY_DEPTHS = {"backgammon": (2, 1), "einstein": (3, 2)}
+PLY_EFFECT = 0.05
+
+
+def ply_studies() -> list[Study]:
+    """star2 at depth d+1 against depth d, hand and learned, in each game of PLY_DEPTHS."""
+    out = []
+    for game_key, (deep, shallow) in PLY_DEPTHS.items():
+        q = Question(
+            f"star2_d{deep}_vs_d{shallow}",
+            f"star2(max_depth={deep})",
+            f"star2(max_depth={shallow})",
+            "search",
+            "star2",
+            (game_key,),
+        )
+        sd = prior_sd(game_key, "search")
+        games = 2 * power.pairs_needed(sd, effect=PLY_EFFECT)
+        for evaluator in (None, LEARNED):
+            label = evaluator or "hand"
+            name = f"{game_key}-{q.name}-{label}"
+            why = "fixed depths: what a ply is worth"
+            study = Study(
+                name, game_key, GAMES[game_key], q, None, why, games, sd, PLY_EFFECT, evaluator
+            )
+            out.append(study)
+    return out

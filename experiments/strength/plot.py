@@ -49,7 +49,8 @@ def points(results: Path) -> list[Point]:
     order = {q.name: i for i, q in enumerate(QUESTIONS)}
     games = list(GAMES)  # a paper's study in another game (plan.paper_studies) comes last
     plan = sorted(
-        (s for s in studies() if s.question.name in order),  # the hand evaluators' panel
+        # the hand evaluators' panel: their questions at equal time
+        (s for s in studies() if s.question.name in order and not s.learned),
         key=lambda s: (
             order[s.question.name],
             games.index(s.game_key) if s.game_key in games else len(games),

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.common.tables import markdown_table
-from experiments.strength.plan import GAMES, LEAD_TIMES, QUESTIONS, Study, studies
+from experiments.strength.plan import BASE_TIME, GAMES, LEAD_TIMES, QUESTIONS, Study, studies
 from experiments.strength.study import RESULT_FILE, study_result
 from experiments.tournament import RECORDS_FILE
 
@@ -19,8 +19,11 @@ DECISIONS_PER_GAME = {
 
 
 def estimated_cpu_hours(study: Study) -> float:
+    """Decisions times seconds per move; a fixed-depth study is priced at BASE_TIME a move
+    (the depths of PLY_DEPTHS are about what that clock reaches)."""
     decisions = study.games * DECISIONS_PER_GAME[study.game_key]
-    return decisions * (study.time_limit + CPU_SECONDS_PER_DECISION_OVERHEAD) / 3600
+    seconds = BASE_TIME if study.time_limit is None else study.time_limit
+    return decisions * (seconds + CPU_SECONDS_PER_DECISION_OVERHEAD) / 3600
 
 
 def load_result(out: Path, study: Study) -> dict[str, Any] | None:
@@ -58,7 +61,7 @@ def _interval(pair: list[float]) -> str:
 
 def overview(out: Path) -> str:
     """One row per question, one column per game and time per move: verdict and score."""
-    plan = studies()
+    plan = [s for s in studies() if not s.learned and s.time_limit is not None]
     columns = [
         (g, t) for g in GAMES for t in sorted({s.time_limit for s in plan if s.game_key == g})
     ]
@@ -86,7 +89,7 @@ def details(out: Path) -> str:
         head = [
             s.name,
             f"`{s.bots[0]}` v `{s.bots[1]}`",
-            f"{s.time_limit:g}",
+            "fixed depth" if s.time_limit is None else f"{s.time_limit:g}",
             s.games,
             f"{estimated_cpu_hours(s):.1f}",
         ]
