@@ -312,17 +312,17 @@ def reasked_studies() -> list[Study]:
 
 
 # What one ply is worth at fixed depths (no clock): star2 against itself a ply shallower,
-# with the hand evaluator and with the learned model, where the hand evaluator's figure
-# (docs/results/strength.md#how-much-is-one-ply-worth) was largest. A study is sized to
-# detect a lead of PLY_EFFECT (the hand figures were 0.595 and 0.670).
-PLY_DEPTHS = {"backgammon": (2, 1), "einstein": (3, 2)}
+# with the hand evaluator and with the learned model, at the depths of the hand evaluator's
+# figures (docs/results/strength.md#how-much-is-one-ply-worth: 0.670, 0.595 and 0.569). A
+# study is sized to detect a lead of PLY_EFFECT.
+PLY_DEPTHS = (("backgammon", 2, 1), ("einstein", 3, 2), ("einstein", 5, 4))
 PLY_EFFECT = 0.05
 
 
 def ply_studies() -> list[Study]:
-    """star2 at depth d+1 against depth d, hand and learned, in each game of PLY_DEPTHS."""
+    """star2 at depth d+1 against depth d, hand and learned, at each of PLY_DEPTHS."""
     out = []
-    for game_key, (deep, shallow) in PLY_DEPTHS.items():
+    for game_key, deep, shallow in PLY_DEPTHS:
         q = Question(
             f"star2_d{deep}_vs_d{shallow}",
             f"star2(max_depth={deep})",
@@ -334,11 +334,11 @@ def ply_studies() -> list[Study]:
         sd = prior_sd(game_key, "search")
         games = 2 * power.pairs_needed(sd, effect=PLY_EFFECT)
         for evaluator in (None, LEARNED):
-            label = evaluator or "hand"
-            name = f"{game_key}-{q.name}-{label}"
+            name = f"{game_key}-{q.name}-{evaluator or 'hand'}"
             why = "fixed depths: what a ply is worth"
-            study = Study(
-                name, game_key, GAMES[game_key], q, None, why, games, sd, PLY_EFFECT, evaluator
+            out.append(
+                Study(
+                    name, game_key, GAMES[game_key], q, None, why, games, sd, PLY_EFFECT, evaluator
+                )
             )
-            out.append(study)
     return out
