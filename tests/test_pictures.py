@@ -18,14 +18,19 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_strength_forest_matches_the_committed_results():
     from experiments.strength import plan
 
-    drawn = plot.points(ROOT / plot.RESULTS)
     questions = {q.name for q in plan.QUESTIONS}  # the hand evaluators' panel
-    hand = {s.name for s in plan.studies() if s.question.name in questions}
-    results = [p for p in (ROOT / plot.RESULTS).glob("*/result.json") if p.parent.name in hand]
-    assert len(drawn) == len(results)
-    assert plot.picture_digest(ROOT / plot.PICTURE) == plot.data_digest(drawn), (
-        "docs/img/strength_forest.png is stale: run python -m experiments.strength.plot"
-    )
+    hand = {s.name for s in plan.studies() if s.question.name in questions and not s.learned}
+    learned = {s.name for s in plan.studies() if s.learned or s.time_limit is None}
+    for names, is_learned, picture in (
+        (hand, False, plot.PICTURE),
+        (learned, True, plot.LEARNED_PICTURE),
+    ):
+        drawn = plot.points(ROOT / plot.RESULTS, learned=is_learned)
+        results = [p for p in (ROOT / plot.RESULTS).glob("*/result.json") if p.parent.name in names]
+        assert len(drawn) == len(results)
+        assert plot.picture_digest(ROOT / picture) == plot.data_digest(drawn), (
+            f"{picture} is stale: run python -m experiments.strength.plot"
+        )
 
 
 def test_the_digest_sees_a_changed_score():

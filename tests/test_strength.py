@@ -72,10 +72,10 @@ def test_the_learned_studies_give_both_bots_the_model_and_keep_off_the_hand_pane
         "star2(max_depth=1,evaluator=learned)",
     ]
     assert all(s.learned for s in [*reasked.values(), *plan.learned_studies()])
-    hand_panel = {
-        (p.question, p.game, p.time_limit) for p in plot.points(ROOT / "results" / "strength")
-    }
-    assert not any("learned" in q for q, _, _ in hand_panel)
+    hand_panel = plot.points(ROOT / "results" / "strength")
+    assert hand_panel and not any("learned" in p.question for p in hand_panel)
+    learned_panel = plot.points(ROOT / "results" / "strength", learned=True)
+    assert all("learned" in p.question or "(hand)" in p.question for p in learned_panel)
 
 
 def test_lead_times_are_the_ones_the_committed_depth_run_gives():

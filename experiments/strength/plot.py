@@ -1,7 +1,9 @@
-"""The strength forest plot: every settled study's score and pair interval, 0.5 marked.
+"""The strength forest plots: every settled study's score and pair interval, 0.5 marked.
 
 Run ``python -m experiments.strength.plot`` to redraw ``docs/img/strength_forest.png``
-from the committed ``results/strength/*/result.json``. The picture carries a digest
+(the hand evaluators' questions at equal time) and ``docs/img/strength_forest_learned.png``
+(every study a learned model plays in, with the fixed-depth ply studies beside them) from
+the committed ``results/strength/*/result.json``. The picture carries a digest
 of the numbers it shows (PNG text chunk ``starspiel-data``), so a test can tell
 when the committed picture no longer matches the results it was drawn from.
 """
@@ -15,16 +17,18 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from experiments.common import flags
-from experiments.strength.plan import GAMES, QUESTIONS, studies
+from experiments.strength.plan import GAMES, QUESTIONS, Study, studies
 from experiments.strength.report import load_result
 
 RESULTS = Path("results/strength")
 PICTURE = Path("docs/img/strength_forest.png")
+LEARNED_PICTURE = Path("docs/img/strength_forest_learned.png")
 DATA_KEY = "starspiel-data"
 
 FLAGS, _define = flags.program_flags()
 _define.string("results", str(RESULTS), "Folder holding one results folder per study.")
-_define.string("out", str(PICTURE), "Where to write the PNG.")
+_define.string("out", str(PICTURE), "Where to write the hand evaluators' PNG.")
+_define.string("out_learned", str(LEARNED_PICTURE), "Where to write the learned models' PNG.")
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,7 @@ class Point:
 
     question: str
     game: str
-    time_limit: float
+    clock: str  # "0.1 s" a move, or "fixed depth"
     score: float
     low: float
     high: float
@@ -44,19 +48,23 @@ class Point:
 _SHORT = {"mcts(evaluator=heuristic)": "fair MCTS", "mcts": "rollout MCTS"}
 
 
-def points(results: Path) -> list[Point]:
-    """The settled studies in the plan's order (question, then game, then clock)."""
-    order = {q.name: i for i, q in enumerate(QUESTIONS)}
-    games = list(GAMES)  # a paper's study in another game (plan.paper_studies) comes last
-    plan = sorted(
-        # the hand evaluators' panel: their questions at equal time
-        (s for s in studies() if s.question.name in order and not s.learned),
-        key=lambda s: (
-            order[s.question.name],
-            games.index(s.game_key) if s.game_key in games else len(games),
-            s.time_limit,
-        ),
-    )
+def points(results: Path, learned: bool = False) -> list[Point]:
+    """The settled studies of one panel in the plan's order (question, game, clock): the
+    hand evaluators' questions, or (``learned``) every study a learned model plays in and
+    the fixed-depth ply studies, whose hand rows stand beside the learned ones."""
+    if learned:
+        plan = [s for s in studies() if s.learned or s.time_limit is None]
+    else:
+        order = {q.name: i for i, q in enumerate(QUESTIONS)}
+        games = list(GAMES)  # a paper's study in another game (plan.paper_studies) comes last
+        plan = sorted(
+            (s for s in studies() if s.question.name in order and not s.learned),
+            key=lambda s: (
+                order[s.question.name],
+                games.index(s.game_key) if s.game_key in games else len(games),
+                s.time_limit or 0.0,
+            ),
+        )
     drawn = []
     for study in plan:
         result = load_result(results, study)
@@ -65,10 +73,9 @@ def points(results: Path) -> list[Point]:
         low, high = result["pair_interval"]
         drawn.append(
             Point(
-                question=f"{study.question.bot} v "
-                + _SHORT.get(study.question.opponent, study.question.opponent),
+                question=_label(study),
                 game=study.game_key,
-                time_limit=float(study.time_limit),
+                clock="fixed depth" if study.time_limit is None else f"{study.time_limit:g} s",
                 score=round(float(result["score"]), 6),
                 low=round(float(low), 6),
                 high=round(float(high), 6),
@@ -76,6 +83,16 @@ def points(results: Path) -> list[Point]:
             )
         )
     return drawn
+
+
+def _label(study: Study) -> str:
+    q = study.question
+    text = f"{q.bot} v " + _SHORT.get(q.opponent, q.opponent)
+    if study.time_limit is None:
+        text += f" ({study.evaluator or 'hand'})"
+    elif study.evaluator is not None:
+        text += f", both {study.evaluator}"
+    return text
 
 
 def data_digest(drawn: Sequence[Point]) -> str:
@@ -92,7 +109,7 @@ def picture_digest(path: Path) -> str | None:
         return image.info.get(DATA_KEY)
 
 
-def draw(drawn: Sequence[Point], out: Path) -> None:
+def draw(drawn: Sequence[Point], out: Path, title: str = "Strength at equal time per move") -> None:
     """One row per study, grouped by question; wins green, losses red, no difference grey."""
     import matplotlib
 
@@ -107,13 +124,13 @@ def draw(drawn: Sequence[Point], out: Path) -> None:
         colour = colours.get(p.verdict, "tab:gray")
         ax.plot([p.low, p.high], [y, y], color=colour, linewidth=1.6)
         ax.plot([p.score], [y], "o", color=colour, markersize=3.5)
-        labels.append(f"{p.question}, {p.game} {p.time_limit:g} s")
+        labels.append(f"{p.question}, {p.game} {p.clock}")
     ax.axvline(0.5, color="black", linewidth=0.8, linestyle="--")
     ax.set_yticks(range(len(drawn)))
     ax.set_yticklabels(reversed(labels), fontsize=6)
     ax.set_ylim(-0.8, len(drawn) - 0.2)
     ax.set_xlabel("score of the first-named bot (pair 95% interval); 0.5 = no difference")
-    ax.set_title(f"Strength at equal time per move: {len(drawn)} settled studies", fontsize=9)
+    ax.set_title(f"{title}: {len(drawn)} settled studies", fontsize=9)
     ax.grid(axis="x", linewidth=0.3)
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -124,11 +141,16 @@ def draw(drawn: Sequence[Point], out: Path) -> None:
 def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
         flags.fail(f"unexpected arguments: {' '.join(argv[1:])}")
-    drawn = points(Path(FLAGS.results))
+    results = Path(FLAGS.results)
+    drawn = points(results)
     if not drawn:
-        flags.fail(f"no settled study under {FLAGS.results}")
+        flags.fail(f"no settled study under {results}")
     draw(drawn, Path(FLAGS.out))
     print(f"wrote {FLAGS.out}: {len(drawn)} studies")
+    learned = points(results, learned=True)
+    if learned:
+        draw(learned, Path(FLAGS.out_learned), "With learned evaluators")
+        print(f"wrote {FLAGS.out_learned}: {len(learned)} studies")
 
 
 if __name__ == "__main__":

@@ -62,9 +62,8 @@ def _interval(pair: list[float]) -> str:
 def overview(out: Path) -> str:
     """One row per question, one column per game and time per move: verdict and score."""
     plan = [s for s in studies() if not s.learned and s.time_limit is not None]
-    columns = [
-        (g, t) for g in GAMES for t in sorted({s.time_limit for s in plan if s.game_key == g})
-    ]
+    clocks = {(s.game_key, s.time_limit) for s in plan if s.time_limit is not None}
+    columns = [(g, t) for g in GAMES for t in sorted(t for k, t in clocks if k == g)]
     by_key = {(s.question.name, s.game_key, s.time_limit): s for s in plan}
     rows = []
     for q in QUESTIONS:
