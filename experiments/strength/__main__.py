@@ -68,6 +68,8 @@ def main(argv: Sequence[str]) -> None:
         print(report.overview(out))
         print()
         print(report.details(out))
+        print()
+        print(report.details(out, learned=True))
     if not (FLAGS.list or FLAGS.study or FLAGS.report):
         raise app.UsageError("give --list, --study=NAME or --report")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from experiments.common import flags
 from experiments.strength.plan import GAMES, QUESTIONS, Study, studies
-from experiments.strength.report import load_result
+from experiments.strength.report import in_learned_panel, load_result
 
 RESULTS = Path("results/strength")
 PICTURE = Path("docs/img/strength_forest.png")
@@ -53,7 +53,7 @@ def points(results: Path, learned: bool = False) -> list[Point]:
     hand evaluators' questions, or (``learned``) every study a learned model plays in and
     the fixed-depth ply studies, whose hand rows stand beside the learned ones."""
     if learned:
-        plan = [s for s in studies() if s.learned or s.time_limit is None]
+        plan = [s for s in studies() if in_learned_panel(s)]
     else:
         order = {q.name: i for i, q in enumerate(QUESTIONS)}
         games = list(GAMES)  # a paper's study in another game (plan.paper_studies) comes last

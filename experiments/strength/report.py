@@ -75,8 +75,15 @@ def overview(out: Path) -> str:
     return markdown_table(["question"] + [f"{g} {t:g} s" for g, t in columns], rows)
 
 
-def details(out: Path) -> str:
-    """Every study: its size, price, result, intervals, depths, engine, revision, time."""
+def in_learned_panel(study: Study) -> bool:
+    """A study a learned model plays in, or a fixed-depth ply study (hand rows beside the
+    learned ones): the strength page's second table and forest panel."""
+    return study.learned or study.time_limit is None
+
+
+def details(out: Path, learned: bool = False) -> str:
+    """Every study of one panel: its size, price, result, intervals, depths, engine,
+    revision, time. The learned panel lists only the studies that have games."""
     header = [
         "study", "bots", "s/move", "planned games", "est. CPU-h", "played", "score",
         "Wilson 95%", "pair 95%", "pentanomial", "design", "verdict", "median depth", "engine",
@@ -84,7 +91,11 @@ def details(out: Path) -> str:
     ]  # fmt: skip
     rows = []
     for s in studies():
+        if in_learned_panel(s) != learned:
+            continue
         r = load_result(out, s)
+        if learned and r is None:
+            continue
         head = [
             s.name,
             f"`{s.bots[0]}` v `{s.bots[1]}`",
