@@ -114,6 +114,7 @@ class PositionSearches:
                 self.settings.probcut_R,
                 self.settings.probcut_t,
                 self.settings.probcut_calibration,
+                evaluator=self.settings.evaluator,  # a calibration fits one evaluator
             )
         return self._probcut[key]
 
