@@ -315,3 +315,16 @@ def test_asking_the_registry_builds_no_bot(cache, fits, monkeypatch, game_string
     assert not factory.can_play_game("star2", pyspiel.load_game("kuhn_poker"), 0)
     assert factory.can_play_game("mcts", pyspiel.load_game("kuhn_poker"), 0)
     assert not factory.can_play_game("mcts", pyspiel.load_game("2048"), 0)
+
+
+def test_node_reduction_reads_the_calibration_of_its_evaluator(cache, fits, monkeypatch):
+    from experiments.node_reduction.search import PositionSearches, StudySettings
+
+    pig = pyspiel.load_game("pig")
+    hand = PositionSearches(StudySettings(preset="x")).probcut_for(pig)
+    assert hand.models  # the committed file
+    monkeypatch.setenv(calibration.SELF_CALIBRATION_ENV, "off")
+    learned = PositionSearches(StudySettings(preset="x", evaluator="learned"))
+    with pytest.raises(ValueError, match="with evaluator 'learned'"):
+        learned.probcut_for(pig)
+    assert fits == []
