@@ -79,6 +79,19 @@ MODELS: dict[str, tuple[str, Callable[[pyspiel.Game], Model]]] = {
         "einstein_wurfelt_nicht",
         lambda g: ref.random_mlp(g, [24], "zero_sum", 12, encoding="observation_mover"),
     ),
+    # observation_hand: observation_mover's inputs, then the hand evaluator's values.
+    "cant_stop_hand": (
+        "cant_stop",
+        lambda g: ref.random_mlp(g, [24], "zero_sum", 13, encoding="observation_hand"),
+    ),
+    "einstein_hand": (
+        "einstein_wurfelt_nicht",
+        lambda g: ref.random_mlp(g, [24], "zero_sum", 14, encoding="observation_hand"),
+    ),
+    "pig_hand": (
+        "pig",
+        lambda g: ref.random_mlp(g, [16], "zero_sum", 15, encoding="observation_hand"),
+    ),
 }
 
 
@@ -194,6 +207,10 @@ def _broken(change: Callable[[dict[str, Any], dict[str, np.ndarray]], Any]) -> t
             lambda m, a: m.update(encoding="observation_mover"),
             "'w0' has shape (303, 8): its layer reads 305",
         ),
+        (
+            lambda m, a: m.update(encoding="observation_hand"),
+            "'w0' has shape (303, 8): its layer reads 307",
+        ),
         (lambda m, a: m.update(game="pig(players=3)"), "zero_sum head needs a two-player game"),
         (lambda m, a: m.update(head="one_player"), "needs a one-player game"),
     ],
@@ -253,6 +270,13 @@ def test_planes_must_divide_the_observation() -> None:
     )
     metadata["encoding_args"]["planes"] = 7
     with pytest.raises(ValueError, match="planes = 7 does not divide the observation size 300"):
+        native_engine.require().LearnedModel(json.dumps(metadata), arrays)
+
+
+def test_observation_hand_needs_a_hand_evaluator() -> None:
+    game = pyspiel.load_game("tic_tac_toe")
+    metadata, arrays = ref.random_mlp(game, [4], "zero_sum", 0, encoding="observation_hand")
+    with pytest.raises(ValueError, match="needs the game's hand evaluator.*observation_mover"):
         native_engine.require().LearnedModel(json.dumps(metadata), arrays)
 
 
@@ -332,6 +356,8 @@ SEARCHES = [
     ("pig_mlp", 6, 2),
     ("pig_win_shares", 5, 1),
     ("pig_mover", 6, 2),
+    ("cant_stop_hand", 3, 1),
+    ("einstein_hand", 3, 1),
     ("backgammon_mover", 2, 1),
     ("backgammon_mlp", 2, 1),
     ("2048_ntuple", 2, 2),
