@@ -43,9 +43,9 @@ struct LearnedWeights {
   int mover_inputs = 0;  // observation_mover: one input per player after the observation
   int hand_inputs = 0;   // observation_hand: one more per player, the hand evaluator's values
   std::shared_ptr<const open_spiel::Game> hand_game;  // observation_hand: the game it rates
-  int planes = 1;        // plane_cells: the observation as (planes, cells)
-  int cells = 0;         // n-tuple: the board cells the encoding gives
-  int values = 0;        // n-tuple: the values a cell takes (V)
+  int planes = 1;  // plane_cells: the observation as (planes, cells)
+  int cells = 0;   // n-tuple: the board cells the encoding gives
+  int values = 0;  // n-tuple: the values a cell takes (V)
   int input_shift = 0;
   int weight_shift = 0;
   int activation_shift = 0;

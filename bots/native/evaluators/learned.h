@@ -79,7 +79,7 @@ class LearnedModel : public Evaluator {
 
   std::shared_ptr<const LearnedWeights> weights_;
   std::vector<float> observation_;
-  int mover_ = -1;  // observation_mover: the one-hot's player, -1 for none (or no one-hot)
+  int mover_ = -1;      // observation_mover: the one-hot's player, -1 for none (or no one-hot)
   HandEvaluator hand_;  // observation_hand: the game's hand evaluator, one per copy
   std::vector<std::int32_t> hand_inputs_;  // observation_hand: its values, quantised
   std::vector<std::int32_t> cells_;  // n-tuple: the encoding's cells (the MLP's q stay inline)

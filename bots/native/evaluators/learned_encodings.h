@@ -1,8 +1,9 @@
 // The encodings of issue 79's learned models that do not depend on the quantisation:
 // the mover of observation_mover, the hand evaluator of observation_hand, and the cells
-// of log2_cells and plane_cells, all read from observation_tensor(0) (or the state). Shared by the integer inference (learned.cc) and
-// the native TD trainer (bots/native/learning/), so both read a state alike
-// (bots/learned/encodings.py is the Python twin).
+// of log2_cells and plane_cells, all read from observation_tensor(0) (or the state).
+// Shared by the integer inference (learned.cc) and the native TD trainer
+// (bots/native/learning/), so both read a state alike (bots/learned/encodings.py is the
+// Python twin).
 #ifndef STARSPIEL_BOTS_NATIVE_EVALUATORS_LEARNED_ENCODINGS_H_
 #define STARSPIEL_BOTS_NATIVE_EVALUATORS_LEARNED_ENCODINGS_H_
 

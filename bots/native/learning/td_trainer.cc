@@ -58,7 +58,7 @@ std::unique_ptr<TdTrainer> TdTrainer::Mlp(std::shared_ptr<const open_spiel::Game
   // observation_hand: refused here, not in a worker, when the game has no hand evaluator.
   if (encoding == FeatureEncoding::kObservationHand) HandEvaluator check(game);
   std::unique_ptr<TdTrainer> t(new TdTrainer(std::move(game), encoding, options));
-  const int extra = encoding == FeatureEncoding::kObservationMover   ? t->num_players_
+  const int extra = encoding == FeatureEncoding::kObservationMover  ? t->num_players_
                     : encoding == FeatureEncoding::kObservationHand ? 2 * t->num_players_
                                                                     : 0;
   t->num_features_ = t->observation_size_ + extra;
