@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from games import plain_name
+
 QMAX = 32767  # inputs and weights are clamped to the int16 range, symmetric
 
 
@@ -55,15 +57,27 @@ def observation_mover_inputs(
     return np.concatenate((observation_inputs(x, input_shift), hots[mover(state)]))
 
 
+# Game short name -> factory of its hand evaluator: bots.evaluators.registry's EVALUATORS,
+# handed over by the registry when it is imported (bots.evaluators imports this package, so
+# this package does not import the registry).
+_HAND_FACTORIES: dict[str, Callable[[Any], Any]] = {}
+
+
+def use_hand_evaluators(factories: dict[str, Callable[[Any], Any]]) -> None:
+    """Makes ``factories`` (the registry's, updated in place) observation_hand's source."""
+    global _HAND_FACTORIES
+    _HAND_FACTORIES = factories
+
+
 def hand_evaluator(game: Any) -> Any:
     """The game's default hand evaluator (bots.evaluators.registry), the extra inputs of
     `observation_hand`; a ValueError naming the encodings an MLP can read instead if the
     game has none (its default would be the midpoint, which says nothing)."""
-    # Imported here: bots.evaluators imports this package (its LearnedEvaluator).
-    from bots.evaluators.api import short_name  # noqa: PLC0415
-    from bots.evaluators.registry import EVALUATORS  # noqa: PLC0415
+    if not _HAND_FACTORIES:
+        # Importing bots.evaluators registers every heuristic and hands them over.
+        import bots.evaluators.api  # noqa: F401, PLC0415
 
-    factory = EVALUATORS.get(short_name(game))
+    factory = _HAND_FACTORIES.get(plain_name(game.get_type().short_name))
     why = "has no hand evaluator"
     if factory is not None:
         try:
