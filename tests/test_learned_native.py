@@ -313,12 +313,14 @@ def test_a_state_of_another_game_is_refused() -> None:
         native.value(pyspiel.load_game("pig").new_initial_state(), 2)
 
 
-def test_a_model_of_the_python_twin_evaluates_the_cpp_game() -> None:
-    """A model of python_cant_stop (the Python twin) and of cant_stop are one model."""
+@pytest.mark.parametrize("encoding", ["observation", "observation_hand"])
+def test_a_model_of_the_python_twin_evaluates_the_cpp_game(encoding: str) -> None:
+    """A model of python_cant_stop (the Python twin) and of cant_stop are one model (its
+    hand evaluator, for observation_hand, the C++ game's)."""
     import games  # noqa: F401  (registers cant_stop and python_cant_stop)
 
     game = pyspiel.load_game("cant_stop")
-    metadata, arrays = ref.random_mlp(game, [8], "zero_sum", 0)
+    metadata, arrays = ref.random_mlp(game, [8], "zero_sum", 0, encoding=encoding)
     module = native_engine.require()
     native = module.LearnedModel(json.dumps(metadata), arrays)
     twin = module.LearnedModel(json.dumps({**metadata, "game": "python_cant_stop()"}), arrays)

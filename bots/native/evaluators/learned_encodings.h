@@ -52,7 +52,8 @@ inline std::int32_t QuantisedInput(double x, int input_shift) {
 // observation_hand's extra inputs: the game's hand evaluator (the native twin of
 // bots.evaluators.registry.default_evaluator's, registered under its Python class's
 // native_name, which is the game's short name without a python_ prefix) and its values
-// per player of a non-terminal state. Evaluators keep scratch state, so a copy builds its
+// per player of a non-terminal state (of the C++ game, also for a model of its Python
+// twin). Evaluators keep scratch state, so a copy builds its
 // own evaluator; values() is preallocated, so Evaluate allocates nothing.
 class HandEvaluator {
  public:
@@ -61,9 +62,12 @@ class HandEvaluator {
   // refuses the game), naming the encodings an MLP of the game can read instead.
   explicit HandEvaluator(std::shared_ptr<const open_spiel::Game> game)
       : game_(std::move(game)), values_(game_->NumPlayers(), 0.0) {
-    std::string name = game_->GetType().short_name;
-    if (name.rfind("python_", 0) == 0) name = name.substr(7);
-    name_ = name;
+    name_ = game_->GetType().short_name;
+    if (name_.rfind("python_", 0) == 0) {
+      // A Python twin's model: the native engine evaluates the C++ game's states.
+      name_ = name_.substr(7);
+      game_ = open_spiel::LoadGame(name_, game_->GetParameters());
+    }
     try {
       evaluator_ = MakeEvaluator(name_, *game_);
     } catch (const std::exception& error) {
