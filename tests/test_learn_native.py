@@ -49,6 +49,8 @@ def params_equal(a: FloatModel, b: FloatModel) -> bool:
         ("backgammon", "mlp(hidden=8)"),
         (PIG, "mlp(hidden=8)"),
         (PIG, "mlp(hidden=6-5,encoding=observation)"),
+        (PIG, "mlp(hidden=8,encoding=observation_hand)"),
+        ("einstein_wurfelt_nicht", "mlp(hidden=8,encoding=observation_hand)"),
     ],
 )
 def test_cpp_learn_gives_the_numpy_td_update(game_string, model_spec):
@@ -107,11 +109,16 @@ def test_a_cut_off_game_gets_no_final_update():
 
 @pytest.mark.parametrize(
     "game_string,model_spec",
-    [("backgammon", "mlp(hidden=8)"), (PIG, "mlp(hidden=8)"), (PIG, "mlp(encoding=observation)")],
+    [
+        ("backgammon", "mlp(hidden=8)"),
+        (PIG, "mlp(hidden=8)"),
+        (PIG, "mlp(encoding=observation)"),
+        ("cant_stop", "mlp(hidden=8,encoding=observation_hand)"),
+    ],
 )
 def test_cpp_features_are_the_encoders_of_the_replayed_afterstates(game_string, model_spec):
     game, spec, model, trainer = setup(game_string, model_spec, epsilon=0.3)
-    encode = encoder(spec)
+    encode = encoder(spec, game)
     for g in range(3):
         trajectory, actions = native.play(trainer, model, g)
         state = game.new_initial_state()

@@ -218,6 +218,34 @@ def test_observation_mover_equals_the_loop_reference(name):
         assert model.values(state).tolist() == ref.values(metadata, arrays, game, state)
 
 
+@pytest.mark.parametrize("name", ("pig", "einstein_wurfelt_nicht", "cant_stop"))
+def test_observation_hand_loads_and_appends_the_hand_values(tmp_path, name):
+    """observation_mover's inputs, then the default hand evaluator's values, quantised."""
+    from bots.evaluators.registry import default_evaluator
+
+    game = _game(name)
+    path = tmp_path / "model.npz"
+    save_model(path, random_mlp(game, [6], 7, encoding="observation_hand")[0])
+    model = load_model(path, game)
+    mover = random_mlp(game, [6], 7, encoding="observation_mover")[0]
+    hand, size = default_evaluator(game), game.observation_tensor_size() + game.num_players()
+    checked = 0
+    for state in spread(walk_states(game, 1, seed=4), examples(30)):
+        if state.is_terminal():
+            continue
+        features = model.features(state)
+        assert features[:size].tolist() == mover.features(state).tolist()
+        expected = [min(max(round(h * 64.0), -32767), 32767) for h in hand.evaluate(state)]
+        assert features[size:].tolist() == expected
+        checked += any(expected)
+    assert checked > 0
+
+
+def test_observation_hand_needs_a_hand_evaluator():
+    with pytest.raises(ValueError, match="tic_tac_toe.* has no hand evaluator.*observation_mover"):
+        random_mlp(_game("tic_tac_toe"), [4], encoding="observation_hand")
+
+
 # --- the file: round trip and every way it can be wrong ------------------------------------
 
 
@@ -287,6 +315,10 @@ BROKEN = {
     "no mover inputs": (
         lambda m, a: (_with(m, encoding="observation_mover"), a),
         "observation tensor has 303 and observation_mover adds 2",
+    ),
+    "no hand inputs": (
+        lambda m, a: (_with(m, encoding="observation_hand"), a),
+        "observation tensor has 303 and observation_hand adds 4",
     ),
     "head of another game": (
         lambda m, a: (_with(m, head="one_player"), a),

@@ -79,6 +79,19 @@ MODELS: dict[str, tuple[str, Callable[[pyspiel.Game], Model]]] = {
         "einstein_wurfelt_nicht",
         lambda g: ref.random_mlp(g, [24], "zero_sum", 12, encoding="observation_mover"),
     ),
+    # observation_hand: observation_mover's inputs, then the hand evaluator's values.
+    "cant_stop_hand": (
+        "cant_stop",
+        lambda g: ref.random_mlp(g, [24], "zero_sum", 13, encoding="observation_hand"),
+    ),
+    "einstein_hand": (
+        "einstein_wurfelt_nicht",
+        lambda g: ref.random_mlp(g, [24], "zero_sum", 14, encoding="observation_hand"),
+    ),
+    "pig_hand": (
+        "pig",
+        lambda g: ref.random_mlp(g, [16], "zero_sum", 15, encoding="observation_hand"),
+    ),
 }
 
 
@@ -194,6 +207,10 @@ def _broken(change: Callable[[dict[str, Any], dict[str, np.ndarray]], Any]) -> t
             lambda m, a: m.update(encoding="observation_mover"),
             "'w0' has shape (303, 8): its layer reads 305",
         ),
+        (
+            lambda m, a: m.update(encoding="observation_hand"),
+            "'w0' has shape (303, 8): its layer reads 307",
+        ),
         (lambda m, a: m.update(game="pig(players=3)"), "zero_sum head needs a two-player game"),
         (lambda m, a: m.update(head="one_player"), "needs a one-player game"),
     ],
@@ -256,6 +273,13 @@ def test_planes_must_divide_the_observation() -> None:
         native_engine.require().LearnedModel(json.dumps(metadata), arrays)
 
 
+def test_observation_hand_needs_a_hand_evaluator() -> None:
+    game = pyspiel.load_game("tic_tac_toe")
+    metadata, arrays = ref.random_mlp(game, [4], "zero_sum", 0, encoding="observation_hand")
+    with pytest.raises(ValueError, match="needs the game's hand evaluator.*observation_mover"):
+        native_engine.require().LearnedModel(json.dumps(metadata), arrays)
+
+
 def test_metadata_that_is_not_json_is_a_value_error() -> None:
     _, arrays = _broken(lambda m, a: None)
     with pytest.raises(ValueError, match="the metadata is not JSON"):
@@ -289,12 +313,14 @@ def test_a_state_of_another_game_is_refused() -> None:
         native.value(pyspiel.load_game("pig").new_initial_state(), 2)
 
 
-def test_a_model_of_the_python_twin_evaluates_the_cpp_game() -> None:
-    """A model of python_cant_stop (the Python twin) and of cant_stop are one model."""
+@pytest.mark.parametrize("encoding", ["observation", "observation_hand"])
+def test_a_model_of_the_python_twin_evaluates_the_cpp_game(encoding: str) -> None:
+    """A model of python_cant_stop (the Python twin) and of cant_stop are one model (its
+    hand evaluator, for observation_hand, the C++ game's)."""
     import games  # noqa: F401  (registers cant_stop and python_cant_stop)
 
     game = pyspiel.load_game("cant_stop")
-    metadata, arrays = ref.random_mlp(game, [8], "zero_sum", 0)
+    metadata, arrays = ref.random_mlp(game, [8], "zero_sum", 0, encoding=encoding)
     module = native_engine.require()
     native = module.LearnedModel(json.dumps(metadata), arrays)
     twin = module.LearnedModel(json.dumps({**metadata, "game": "python_cant_stop()"}), arrays)
@@ -332,6 +358,8 @@ SEARCHES = [
     ("pig_mlp", 6, 2),
     ("pig_win_shares", 5, 1),
     ("pig_mover", 6, 2),
+    ("cant_stop_hand", 3, 1),
+    ("einstein_hand", 3, 1),
     ("backgammon_mover", 2, 1),
     ("backgammon_mlp", 2, 1),
     ("2048_ntuple", 2, 2),

@@ -17,10 +17,12 @@ import pyspiel
 
 from bots.evaluators.api import short_name
 from bots.evaluators.fallbacks import MidpointEvaluator, RolloutEvaluator
+from bots.learned.encodings import use_hand_evaluators
 
 EvaluatorFactory = Callable[[pyspiel.Game], Any]
 
 EVALUATORS: dict[str, EvaluatorFactory] = {}
+use_hand_evaluators(EVALUATORS)  # the learned encoding observation_hand reads the heuristics
 
 _GENERIC_NAMES = (
     "default",

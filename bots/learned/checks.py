@@ -20,6 +20,7 @@ FAMILIES = ("mlp", "ntuple")
 ENCODINGS = {
     "observation": "mlp",
     "observation_mover": "mlp",  # the observation, then a one-hot of the mover (N inputs)
+    "observation_hand": "mlp",  # observation_mover's, then the hand evaluator's values (N)
     "log2_cells": "ntuple",
     "plane_cells": "ntuple",
 }
@@ -246,6 +247,14 @@ def check_game(metadata: dict[str, Any], arrays: dict[str, np.ndarray], game: py
             raise ValueError(
                 f"the mlp reads {inputs} inputs, {game}'s observation tensor has {size} and "
                 f"observation_mover adds {players} (one per player)"
+            )
+    elif metadata["encoding"] == "observation_hand":
+        players = game.num_players()
+        if inputs != size + 2 * players:
+            raise ValueError(
+                f"the mlp reads {inputs} inputs, {game}'s observation tensor has {size} and "
+                f"observation_hand adds {2 * players} (a one-hot of the mover and a hand "
+                f"value per player)"
             )
     elif inputs is not None and inputs != size:
         raise ValueError(f"the mlp reads {inputs} inputs, {game}'s observation tensor has {size}")

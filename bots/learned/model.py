@@ -76,7 +76,7 @@ class LearnedModel:
         self.metadata = metadata
         self.arrays = arrays
         self.outputs_count = output_count(metadata, arrays)
-        self._encode: Any = None  # set by bind(): observation_mover needs the players
+        self._encode: Any = None  # set by bind(): the encodings may need the game
         self._inference = make_inference(metadata, arrays)
         self.head = str(metadata["head"])
         self.game: pyspiel.Game | None = None
@@ -90,10 +90,10 @@ class LearnedModel:
         """Checks that the model evaluates ``game`` and fixes the head's bounds from it."""
         try:
             check_game(self.metadata, self.arrays, game)
+            self._encode = encoder(self.metadata, game)
         except ValueError as error:
             raise ValueError(f"{self.path or 'model'}: {error}") from None
         self.game = game
-        self._encode = encoder(self.metadata, game.num_players())
         self._observer = _observer(game)
         if self.head == "one_player":
             # Imported here: bots.evaluators imports this package (its LearnedEvaluator).

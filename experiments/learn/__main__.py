@@ -31,7 +31,8 @@ _define.string(
     None,
     "Model spec (default: the game's shipped architecture): 'mlp(hidden=80)', "
     "'mlp(hidden=40-40,scale=0)' (scale: output = y * 2**scale; encoding: "
-    "observation_mover, the default for two players, or observation), "
+    "observation_mover, the default for two players, observation, or observation_hand: "
+    "observation_mover's inputs then the game's hand evaluator's values), "
     "'ntuple(tuples=lines_squares,symmetries=none)' (tuples: lines, squares, "
     "lines_squares, rectangles (2048: two rows and two 2x3 rectangles); symmetries: none, "
     "dihedral; values; output_shift; planes=P for "

@@ -18,13 +18,16 @@ import pyspiel
 
 from bots.evaluators.api import game_value_bounds
 from bots.learned import SYMMETRIES, float_mlp_outputs, ntuple_placements
+from bots.learned.encodings import hand_evaluator
 from bots.spec import parse_spec
 
 # The spec's integer-inference shifts (docs: learned_spec "Integer inference").
 INPUT_SHIFT, WEIGHT_SHIFT, ACTIVATION_SHIFT = 6, 8, 7
 
 FAMILIES = ("mlp", "ntuple")
-MLP_ENCODINGS = ("observation", "observation_mover")
+# observation_hand: observation_mover's inputs, then the game's hand evaluator's values (the
+# network learns a correction of the heuristic, as TD-Gammon's expert features).
+MLP_ENCODINGS = ("observation", "observation_mover", "observation_hand")
 TUPLE_SETS = ("lines", "squares", "lines_squares", "rectangles")
 
 
@@ -152,6 +155,11 @@ def _mlp_spec(text: str, params: dict[str, Any], game: pyspiel.Game) -> ModelSpe
         raise ModelSpecError(
             f"--model: encoding={encoding!r} in {text!r}; accepted: {', '.join(MLP_ENCODINGS)}"
         )
+    if encoding == "observation_hand":
+        try:
+            hand_evaluator(game)
+        except ValueError as error:
+            raise ModelSpecError(f"--model: {text!r}: {error}") from None
     return ModelSpec("mlp", encoding, hidden=hidden, output_scale_log2=scale)
 
 

@@ -98,7 +98,7 @@ def compare(
     model, game = model_of(run)
     with open(os.path.join(run, "config.json"), encoding="utf-8") as handle:
         spec = parse_model_spec(json.load(handle)["config"]["model"], game)
-    floating = float_totals(model, encoder(spec))
+    floating = float_totals(model, encoder(spec, game))
     model_file = model_file or os.path.join(run, MODEL)
     integer = integer_totals(load_model(model_file, game))
     moves = differ = 0

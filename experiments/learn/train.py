@@ -191,7 +191,7 @@ class Trainer:
         self.game = load_game(config.game)
         self.head = head_of(self.game)
         self.spec = parse_model_spec(config.model, self.game)
-        self.encode = encoder(self.spec)
+        self.encode = encoder(self.spec, self.game)
         self.n_features = n_features(self.spec, self.game)
         self.model: FloatModel = new_model(
             self.spec, self.n_features, np.random.default_rng([config.seed, 0])

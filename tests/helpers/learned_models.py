@@ -53,14 +53,17 @@ def random_mlp(
     encoding: str = "observation",
 ) -> tuple[LearnedModel, list[tuple[np.ndarray, np.ndarray]], dict[str, int]]:
     """A random MLP over the observation (then the mover's one-hot with
-    ``encoding="observation_mover"``), with its float layers and quantisation.
+    ``encoding="observation_mover"``, and the hand values with ``"observation_hand"``),
+    with its float layers and quantisation.
 
     2048's inputs are raw tile values (up to thousands): input_shift 0 keeps them inside
     the int16 range, and its outputs are scores (2**10 by default)."""
     head = head or head_of(game)
     rng = np.random.default_rng(seed)
     inputs = int(np.prod(game.observation_tensor_shape()))
-    if encoding == "observation_mover":
+    if encoding in ("observation_mover", "observation_hand"):
+        inputs += game.num_players()
+    if encoding == "observation_hand":  # then a hand value per player
         inputs += game.num_players()
     outputs = game.num_players() if head == "win_shares" else 1
     layers = random_float_layers(rng, [inputs, *hidden, outputs], weight_scale)

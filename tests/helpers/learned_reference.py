@@ -41,17 +41,34 @@ def mover(state: Any) -> int | None:
     return players[-1] if players else None
 
 
+_HAND: dict[str, Any] = {}
+
+
+def hand_values(state: Any) -> list[float]:
+    """The game's default hand evaluator's values of ``state`` (observation_hand)."""
+    from bots.evaluators.registry import default_evaluator  # noqa: PLC0415
+
+    game = state.get_game()
+    hand = _HAND.get(str(game))
+    if hand is None:
+        hand = _HAND[str(game)] = default_evaluator(game)
+    return [float(v) for v in hand.evaluate(state)]
+
+
 def encode(metadata: dict[str, Any], observation: list[float], state: Any = None) -> list[int]:
     """The model's integer inputs: ``q`` (observation, then the mover's one-hot for
-    observation_mover) or the cells (n-tuple encodings)."""
+    observation_mover, then also the hand evaluator's values for observation_hand) or the
+    cells (n-tuple encodings)."""
     encoding = metadata["encoding"]
-    if encoding in ("observation", "observation_mover"):
+    if encoding in ("observation", "observation_mover", "observation_hand"):
         scale = 2.0 ** metadata["quantisation"]["input_shift"]
         inputs = list(observation)
-        if encoding == "observation_mover":
+        if encoding != "observation":
             who = mover(state)
             players = state.get_game().num_players()
             inputs += [1.0 if who == p else 0.0 for p in range(players)]
+        if encoding == "observation_hand":
+            inputs += hand_values(state)
         return [_rint_clamp(float(x) * scale, -32767, 32767) for x in inputs]
     last = metadata["architecture"]["values"] - 1
     if encoding == "log2_cells":
@@ -182,7 +199,9 @@ def random_mlp(
     rng = np.random.default_rng(seed)
     outs = game.num_players() if head == "win_shares" else 1
     inputs = game.observation_tensor_size()
-    if encoding == "observation_mover":
+    if encoding != "observation":
+        inputs += game.num_players()
+    if encoding == "observation_hand":
         inputs += game.num_players()
     sizes = [inputs, *hidden, outs]
     arrays: Arrays = {}

@@ -22,7 +22,7 @@
 namespace starspiel {
 
 enum class Family { kMlp, kNtuple };
-enum class Encoding { kObservation, kObservationMover, kLog2Cells, kPlaneCells };
+enum class Encoding { kObservation, kObservationMover, kObservationHand, kLog2Cells, kPlaneCells };
 enum class Head { kZeroSum, kOnePlayer, kWinShares };
 
 // One MLP layer: w (n_in, n_out) row-major, b (n_out).
@@ -41,9 +41,11 @@ struct LearnedWeights {
   Head head = Head::kZeroSum;
   int observation_size = 0;
   int mover_inputs = 0;  // observation_mover: one input per player after the observation
-  int planes = 1;        // plane_cells: the observation as (planes, cells)
-  int cells = 0;         // n-tuple: the board cells the encoding gives
-  int values = 0;        // n-tuple: the values a cell takes (V)
+  int hand_inputs = 0;   // observation_hand: one more per player, the hand evaluator's values
+  std::shared_ptr<const open_spiel::Game> hand_game;  // observation_hand: the game it rates
+  int planes = 1;  // plane_cells: the observation as (planes, cells)
+  int cells = 0;   // n-tuple: the board cells the encoding gives
+  int values = 0;  // n-tuple: the values a cell takes (V)
   int input_shift = 0;
   int weight_shift = 0;
   int activation_shift = 0;
@@ -146,7 +148,7 @@ void ReadMlp(const Json& quantisation, const ModelArrays& arrays, LearnedWeights
   if (w->activation_shift < 0 || w->activation_shift > 30) {
     Fail("activation_shift " + std::to_string(w->activation_shift) + " not in [0, 30]");
   }
-  int n_in = w->observation_size + w->mover_inputs;
+  int n_in = w->observation_size + w->mover_inputs + w->hand_inputs;
   for (int l = 0; arrays.count("w" + std::to_string(l)); ++l) {
     const std::string wn = "w" + std::to_string(l), bn = "b" + std::to_string(l);
     const ModelArray& wa = Array(arrays, wn, "int16", 2);
@@ -252,6 +254,7 @@ std::shared_ptr<const LearnedWeights> ReadModel(const std::string& metadata,
     w->encoding = Choice<Encoding>(StringField(meta, "encoding", "metadata"), "encoding",
                                    {{"observation", Encoding::kObservation},
                                     {"observation_mover", Encoding::kObservationMover},
+                                    {"observation_hand", Encoding::kObservationHand},
                                     {"log2_cells", Encoding::kLog2Cells},
                                     {"plane_cells", Encoding::kPlaneCells}});
     w->head = Choice<Head>(StringField(meta, "head", "metadata"), "head",
@@ -294,13 +297,19 @@ std::shared_ptr<const LearnedWeights> ReadModel(const std::string& metadata,
     w->shrunk_upper = 0.99 * w->upper;
 
     if (w->family == Family::kMlp) {
-      if (w->encoding != Encoding::kObservation && w->encoding != Encoding::kObservationMover) {
-        Fail("an MLP reads the observation or observation_mover encoding");
+      if (w->encoding != Encoding::kObservation && w->encoding != Encoding::kObservationMover &&
+          w->encoding != Encoding::kObservationHand) {
+        Fail("an MLP reads the observation, observation_mover or observation_hand encoding");
       }
-      if (w->encoding == Encoding::kObservationMover) w->mover_inputs = w->num_players;
+      if (w->encoding != Encoding::kObservation) w->mover_inputs = w->num_players;
+      if (w->encoding == Encoding::kObservationHand) {
+        w->hand_inputs = w->num_players;
+        w->hand_game = game;
+      }
       ReadMlp(quantisation, arrays, w.get());
     } else {
-      if (w->encoding == Encoding::kObservation || w->encoding == Encoding::kObservationMover) {
+      if (w->encoding == Encoding::kObservation || w->encoding == Encoding::kObservationMover ||
+          w->encoding == Encoding::kObservationHand) {
         Fail("an n-tuple network reads log2_cells or plane_cells");
       }
       w->cells = w->observation_size;
@@ -335,6 +344,14 @@ LearnedModel::LearnedModel(const std::string& metadata, const ModelArrays& array
   next_activations_.assign(widest, 0);
   out_.assign(w.num_outputs, 0.0);
   values_.assign(w.num_players, 0.0);
+  if (w.hand_inputs > 0) {
+    try {
+      hand_ = HandEvaluator(w.hand_game);
+    } catch (const std::invalid_argument& error) {
+      Fail(error.what());
+    }
+    hand_inputs_.assign(w.hand_inputs, 0);
+  }
 }
 
 namespace {
@@ -385,6 +402,14 @@ void LearnedModel::ForwardMlp() {
     const std::int64_t q = std::min<std::int64_t>(std::int64_t{1} << w.input_shift, 32767);
     const std::int16_t* mover_row = first.w.data() + static_cast<std::size_t>(row_mover) * n0;
     for (int j = 0; j < n0; ++j) sums[j] += q * mover_row[j];
+  }
+  // observation_hand: the hand evaluator's values, quantised as the observation is.
+  const std::int16_t* hand_rows =
+      first.w.data() + static_cast<std::size_t>(w.observation_size + w.mover_inputs) * n0;
+  for (int p = 0; p < w.hand_inputs; ++p, hand_rows += n0) {
+    const std::int64_t q = hand_inputs_[p];
+    if (q == 0) continue;
+    for (int j = 0; j < n0; ++j) sums[j] += q * hand_rows[j];
   }
   if (layers == 1) {  // a linear model: the output layer read q
     for (int k = 0; k < n0; ++k) {
@@ -449,9 +474,25 @@ void LearnedModel::Observe(const open_spiel::State& state) {
   ReadObservation(state, &observation_);
 }
 
-void LearnedModel::Forward(const open_spiel::State& state) {
+void LearnedModel::Forward(const open_spiel::State& state, bool may_be_terminal) {
   Observe(state);
   mover_ = weights_->mover_inputs > 0 ? Mover(state) : -1;
+  if (weights_->hand_inputs > 0) {
+    // A terminal state's hand values are its returns (as the Python evaluate's); the
+    // search asks for non-terminal states only, so only Outputs (tests) checks.
+    if (may_be_terminal && state.IsTerminal()) {
+      const std::vector<double> returns = state.Returns();
+      for (int p = 0; p < weights_->hand_inputs; ++p) {
+        hand_inputs_[p] = QuantisedInput(returns[p], weights_->input_shift);
+      }
+    } else {
+      const std::vector<double>& hand = hand_.Evaluate(state);
+      for (int p = 0; p < weights_->hand_inputs; ++p) {
+        hand_inputs_[p] = QuantisedInput(hand[p], weights_->input_shift);
+      }
+    }
+  }
+
   if (weights_->family == Family::kMlp) {
     ForwardMlp();
   } else {
@@ -490,7 +531,7 @@ void LearnedModel::Head(const open_spiel::State& state) {
 }
 
 void LearnedModel::Outputs(const open_spiel::State& state, std::vector<double>* outputs) {
-  Forward(state);
+  Forward(state, /*may_be_terminal=*/true);
   *outputs = out_;
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bots/native/evaluator.h"
+#include "bots/native/evaluators/learned_encodings.h"
 #include "open_spiel/spiel.h"
 
 namespace starspiel {
@@ -42,7 +43,7 @@ class LearnedModel : public Evaluator {
   // Throws std::invalid_argument naming what is wrong: malformed JSON, an unknown
   // family, encoding or head, a missing array, a wrong dtype or shape.
   LearnedModel(const std::string& metadata, const ModelArrays& arrays);
-  // A copy shares the weights and owns its scratch buffers.
+  // A copy shares the weights and owns its scratch buffers (and its hand evaluator).
 
   // Throws std::invalid_argument unless `game` is the model's game or its twin (its short
   // name up to a python_ prefix, players and observation size): the engine checks once
@@ -68,8 +69,9 @@ class LearnedModel : public Evaluator {
   double upper_bound() const;
 
  private:
-  // Fills out_ from the state's observation.
-  void Forward(const open_spiel::State& state);
+  // Fills out_ from the state's observation (and, for observation_hand, its hand values;
+  // those of a terminal state are its returns where `may_be_terminal`).
+  void Forward(const open_spiel::State& state, bool may_be_terminal = false);
   void ForwardMlp();
   void ForwardNtuple();
   // The head applied to out_: every player's value into values_.
@@ -77,7 +79,9 @@ class LearnedModel : public Evaluator {
 
   std::shared_ptr<const LearnedWeights> weights_;
   std::vector<float> observation_;
-  int mover_ = -1;  // observation_mover: the one-hot's player, -1 for none (or no one-hot)
+  int mover_ = -1;      // observation_mover: the one-hot's player, -1 for none (or no one-hot)
+  HandEvaluator hand_;  // observation_hand: the game's hand evaluator, one per copy
+  std::vector<std::int32_t> hand_inputs_;  // observation_hand: its values, quantised
   std::vector<std::int32_t> cells_;  // n-tuple: the encoding's cells (the MLP's q stay inline)
   std::vector<std::int64_t> sums_;   // one layer's accumulators
   std::vector<std::int32_t> activations_;

@@ -126,7 +126,7 @@ void BindTdTrainer(py::module_& m) {
           py::arg("alpha"), py::arg("td_lambda"), py::arg("epsilon"), py::arg("max_moves"),
           py::arg("seed"),
           "An MLP of layer sizes [inputs, hidden..., 1], out = y * 2**scale_log2, reading "
-          "'observation' or 'observation_mover'.")
+          "'observation', 'observation_mover' or 'observation_hand'.")
       .def_static(
           "ntuple",
           [](py::handle game, py::handle placements, py::handle placement_tables,

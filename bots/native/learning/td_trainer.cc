@@ -21,11 +21,12 @@ namespace starspiel::learning {
 FeatureEncoding EncodingNamed(const std::string& name) {
   if (name == "observation") return FeatureEncoding::kObservation;
   if (name == "observation_mover") return FeatureEncoding::kObservationMover;
+  if (name == "observation_hand") return FeatureEncoding::kObservationHand;
   if (name == "log2_cells") return FeatureEncoding::kLog2Cells;
   if (name == "plane_cells") return FeatureEncoding::kPlaneCells;
   throw std::invalid_argument("unknown encoding '" + name +
-                              "' (known: observation, observation_mover, log2_cells, "
-                              "plane_cells)");
+                              "' (known: observation, observation_mover, observation_hand, "
+                              "log2_cells, plane_cells)");
 }
 
 // One game's scratch: allocated once per game, reused at every node.
@@ -36,6 +37,7 @@ struct TdTrainer::Workspace {
   std::vector<double> best;     // the features of the best child so far
   std::vector<std::vector<double>> hidden;
   std::vector<double> cumulative;  // a chance node's cumulative probabilities
+  HandEvaluator hand;              // observation_hand: the game's hand evaluator
 };
 
 TdTrainer::TdTrainer(std::shared_ptr<const open_spiel::Game> game, FeatureEncoding encoding,
@@ -48,12 +50,18 @@ TdTrainer::TdTrainer(std::shared_ptr<const open_spiel::Game> game, FeatureEncodi
 std::unique_ptr<TdTrainer> TdTrainer::Mlp(std::shared_ptr<const open_spiel::Game> game,
                                           std::vector<int> sizes, int scale_log2,
                                           FeatureEncoding encoding, TdOptions options) {
-  if (encoding != FeatureEncoding::kObservation && encoding != FeatureEncoding::kObservationMover) {
-    throw std::invalid_argument("an MLP reads the observation or observation_mover encoding");
+  if (encoding != FeatureEncoding::kObservation && encoding != FeatureEncoding::kObservationMover &&
+      encoding != FeatureEncoding::kObservationHand) {
+    throw std::invalid_argument(
+        "an MLP reads the observation, observation_mover or observation_hand encoding");
   }
+  // observation_hand: refused here, not in a worker, when the game has no hand evaluator.
+  if (encoding == FeatureEncoding::kObservationHand) HandEvaluator check(game);
   std::unique_ptr<TdTrainer> t(new TdTrainer(std::move(game), encoding, options));
-  t->num_features_ =
-      t->observation_size_ + (encoding == FeatureEncoding::kObservationMover ? t->num_players_ : 0);
+  const int extra = encoding == FeatureEncoding::kObservationMover  ? t->num_players_
+                    : encoding == FeatureEncoding::kObservationHand ? 2 * t->num_players_
+                                                                    : 0;
+  t->num_features_ = t->observation_size_ + extra;
   if (sizes.size() < 2 || sizes.front() != t->num_features_ || sizes.back() != 1 ||
       *std::min_element(sizes.begin(), sizes.end()) < 1) {
     throw std::invalid_argument("MLP sizes must be {" + std::to_string(t->num_features_) +
@@ -106,12 +114,17 @@ void TdTrainer::Encode(const open_spiel::State& state, Workspace& ws, double* ou
   const float* x = ws.observation.data();
   switch (encoding_) {
     case FeatureEncoding::kObservation:
-    case FeatureEncoding::kObservationMover: {
+    case FeatureEncoding::kObservationMover:
+    case FeatureEncoding::kObservationHand: {
       for (int i = 0; i < observation_size_; ++i) out[i] = static_cast<double>(x[i]);
-      if (encoding_ == FeatureEncoding::kObservationMover) {
+      if (encoding_ != FeatureEncoding::kObservation) {
         std::fill(out + observation_size_, out + num_features_, 0.0);
         const int mover = Mover(state);
         if (mover >= 0) out[observation_size_ + mover] = 1.0;
+      }
+      if (encoding_ == FeatureEncoding::kObservationHand) {  // the hand values, as floats
+        const std::vector<double>& hand = ws.hand.Evaluate(state);
+        std::copy(hand.begin(), hand.end(), out + observation_size_ + num_players_);
       }
       return;
     }
@@ -213,6 +226,7 @@ Trajectory TdTrainer::Play(const Params& params, std::int64_t game_index) const 
   ws.cells.assign(num_features_, 0);
   ws.current.assign(num_features_, 0.0);
   ws.best.assign(num_features_, 0.0);
+  if (encoding_ == FeatureEncoding::kObservationHand) ws.hand = HandEvaluator(game_);
   if (!ntuple_) {
     for (std::size_t l = 1; l + 1 < sizes_.size(); ++l) ws.hidden.emplace_back(sizes_[l]);
   }

@@ -24,7 +24,13 @@
 
 namespace starspiel::learning {
 
-enum class FeatureEncoding { kObservation, kObservationMover, kLog2Cells, kPlaneCells };
+enum class FeatureEncoding {
+  kObservation,
+  kObservationMover,
+  kObservationHand,
+  kLog2Cells,
+  kPlaneCells
+};
 
 // FeatureEncoding from its name in the spec ("observation", ...); std::invalid_argument else.
 FeatureEncoding EncodingNamed(const std::string& name);
@@ -66,7 +72,7 @@ struct NtupleLayout {
 class TdTrainer {
  public:
   // An MLP of layer sizes {n_in, hidden..., 1} and output scale 2**scale_log2, reading the
-  // observation or observation_mover encoding.
+  // observation, observation_mover or observation_hand encoding.
   static std::unique_ptr<TdTrainer> Mlp(std::shared_ptr<const open_spiel::Game> game,
                                         std::vector<int> sizes, int scale_log2,
                                         FeatureEncoding encoding, TdOptions options);
