@@ -307,7 +307,8 @@ def test_quantisation_cost_plays_the_float_model_against_the_integer_one(tmp_pat
     result = compare(str(tmp_path / "pig"), games=6, seed=0, max_moves=300)
     assert result["games"] == 6 and 0.0 <= result["value"] <= 1.0
     assert 0.0 <= result["moves_that_differ"] <= 1.0 and result["decisions"] > 0
-    train(config("2048", model=None, eval_every=0), str(tmp_path / "t"), games=2, progress=False)
+    small = "ntuple(tuples=lines,symmetries=none)"
+    train(config("2048", model=small, eval_every=0), str(tmp_path / "t"), games=2, progress=False)
     one = compare(str(tmp_path / "t"), games=2, seed=0, max_moves=40)
     assert one["games"] == 2 and "minus the float model" in one["measure"]
 
