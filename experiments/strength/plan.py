@@ -96,6 +96,12 @@ def prior_sd(game: str, kind: str) -> float:
     return sd
 
 
+def sized(game_key: str, kind: str, effect: float = power.EFFECT) -> tuple[float, int]:
+    """(prior pair sd, planned games): whole pairs enough to detect `effect` with the prior."""
+    sd = prior_sd(game_key, kind)
+    return sd, 2 * power.pairs_needed(sd, effect=effect)
+
+
 # Seconds per move where each bot's mean depth lead over `lead_over` is largest among
 # 0.02, 0.1 and 0.5 s in results/strength/depth_lead (test_strength.py recomputes it).
 LEAD_TIMES: dict[tuple[str, str, str], float] = {
@@ -187,8 +193,7 @@ def studies() -> list[Study]:
     out = []
     for q in QUESTIONS:
         for game_key in q.games:
-            sd = prior_sd(game_key, q.kind)
-            games = 2 * power.pairs_needed(sd)
+            sd, games = sized(game_key, q.kind)
             lead = LEAD_TIMES.get((game_key, q.bot, q.lead_over))
             times = [(BASE_TIME, "the common fast clock")]
             if lead is not None and lead != BASE_TIME:
@@ -214,8 +219,7 @@ CANT_STOP_MCMS = Question(
 
 def paper_studies() -> list[Study]:
     """The studies that repeat a paper's own setting, outside the question-by-game grid."""
-    sd = prior_sd("cant_stop", "search")
-    games = 2 * power.pairs_needed(sd, effect=PAPER_EFFECT)
+    sd, games = sized("cant_stop", "search", PAPER_EFFECT)
     why = "Lanctot et al.'s 200 ms per move"
     return [
         Study(
@@ -251,8 +255,7 @@ def learned_studies() -> list[Study]:
     """Learned against hand, one study per game of LEARNED_EFFECTS."""
     out = []
     for game_key, effect in LEARNED_EFFECTS.items():
-        sd = prior_sd(game_key, "search")
-        games = 2 * power.pairs_needed(sd, effect=effect)
+        sd, games = sized(game_key, "search", effect)
         game = GAMES.get(game_key, game_key)
         name = f"{game_key}-learned_vs_hand-{BASE_TIME:g}"
         why = f"issue 79's goal: a score of {0.5 + effect:.2f}"
@@ -301,8 +304,7 @@ def reasked_studies() -> list[Study]:
     out = []
     for q in REASKED:
         for game_key in q.games:
-            sd = prior_sd(game_key, q.kind)
-            games = 2 * power.pairs_needed(sd)
+            sd, games = sized(game_key, q.kind)
             game = GAMES.get(game_key, game_key)
             for t in LEARNED_TIMES:
                 name = f"{game_key}-{q.name}-{LEARNED}-{t:g}"
@@ -331,8 +333,7 @@ def ply_studies() -> list[Study]:
             "star2",
             (game_key,),
         )
-        sd = prior_sd(game_key, "search")
-        games = 2 * power.pairs_needed(sd, effect=PLY_EFFECT)
+        sd, games = sized(game_key, "search", PLY_EFFECT)
         for evaluator in (None, LEARNED):
             name = f"{game_key}-{q.name}-{evaluator or 'hand'}"
             why = "fixed depths: what a ply is worth"
