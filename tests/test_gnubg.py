@@ -475,7 +475,7 @@ def test_a_gnubg_killed_mid_game_voids_that_game_only(tmp_path, monkeypatch):
 
 
 def test_the_gnubg_presets_are_sized_and_run():
-    for name in ("gnubg", "gnubg_learned", "gnubg_check"):
+    for name in ("gnubg", "gnubg_learned", "gnubg1_learned", "gnubg_check"):
         preset = presets.preset(name)
         config = preset.config()
         assert config["game"] == MONEY and config["schedule"] == "gauntlet"

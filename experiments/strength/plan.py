@@ -16,6 +16,10 @@ from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
+import pyspiel
+
+from bots.calibration import probcut_settings
+from bots.factory import DEFAULT_T
 from bots.spec import with_params
 from experiments.strength import power
 
@@ -299,13 +303,24 @@ REASKED = (
 )
 
 
+def hand_reduction(game: str) -> int:
+    """The R ChanceProbCut plays with the hand evaluator in `game` (its committed
+    calibration's default). A re-asked study pins it: a learned model's self-calibration
+    may offer R=2 only at depths a 0.1 s search never reaches, which would leave
+    ChanceProbCut nothing to cut, and the question is what the evaluator changes."""
+    return probcut_settings(pyspiel.load_game(game), None, DEFAULT_T).reduction
+
+
 def reasked_studies() -> list[Study]:
     """Every question of REASKED in each of its games at each of LEARNED_TIMES."""
     out = []
-    for q in REASKED:
-        for game_key in q.games:
-            sd, games = sized(game_key, q.kind)
+    for question in REASKED:
+        for game_key in question.games:
+            sd, games = sized(game_key, question.kind)
             game = GAMES.get(game_key, game_key)
+            q = question
+            if q.bot == "chanceprobcut":
+                q = dataclasses.replace(q, bot=with_params(q.bot, R=hand_reduction(game)))
             for t in LEARNED_TIMES:
                 name = f"{game_key}-{q.name}-{LEARNED}-{t:g}"
                 why = "issue 80's clocks, learned leaves on both sides"

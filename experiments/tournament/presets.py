@@ -117,6 +117,7 @@ GNUBG_CHECK_DIFFERENCE = 0.10  # 2-ply winning 0.55: about half an hour on 2 wor
 # Issue 79's goal: star2 with the shipped learned model against gnubg 0-ply, sized as the
 # yardstick (its hand-evaluator figure is the gnubg preset's star2 row); the target is 0.40.
 GNUBG_LEARNED_BOTS = ("gnubg(plies=0)", f"star2(evaluator=learned,time_limit={TIME_LIMIT:g})")
+GNUBG1_LEARNED_BOTS = ("gnubg(plies=1)", GNUBG_LEARNED_BOTS[1])
 # Wall seconds per game on one worker, from a pilot of each preset on a loaded machine
 # (10 and 4 games; docs/guide/gnubg.md).
 GNUBG_SECONDS = 3.9
@@ -172,6 +173,20 @@ PRESETS = {
             "sized as the gnubg preset (docs/results/yardsticks.md).",
             schedule="gauntlet",
             bots=GNUBG_LEARNED_BOTS,
+            base=0.5,
+        ),
+        Preset(
+            "gnubg1_learned",
+            GNUBG_GAME,
+            2,
+            "rotations",
+            GNUBG_DIFFERENCE,
+            1000,
+            GNUBG_SECONDS,
+            "star2 with the shipped learned model against gnubg 1-ply (issue 80's yardstick), "
+            "sized as the gnubg preset (docs/results/yardsticks.md).",
+            schedule="gauntlet",
+            bots=GNUBG1_LEARNED_BOTS,
             base=0.5,
         ),
         Preset(
