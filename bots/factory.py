@@ -124,13 +124,6 @@ def _search_bot(name: str, params: dict[str, Any], game: pyspiel.Game, player_id
 
 
 def _mcts_bot(params: dict[str, Any], game: pyspiel.Game, player_id: int) -> pyspiel.Bot:
-    if game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS:
-        raise ValueError(
-            f"mcts cannot play '{game}': OpenSpiel's MCTSBot (C++ and Python) requires "
-            f"terminal rewards and "
-            f"this game has intermediate rewards; use a search bot (star2, expectiminimax) "
-            f"or random instead"
-        )
     value = {row.name: params.get(row.name, row.default) for row in bot_settings("mcts").values()}
     time_limit = value["time_limit"]
     simulations = value["max_simulations"]
@@ -201,7 +194,7 @@ def can_play_game(name: str, game: pyspiel.Game, player_id: int) -> bool:
     if name == "random":
         return True
     if name == "mcts":
-        return game.get_type().reward_model != pyspiel.GameType.RewardModel.REWARDS
+        return game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     try:
         if name == "gnubg":
             from bots.yardsticks.gnubg import objective_for  # noqa: PLC0415 - its users pay

@@ -20,6 +20,7 @@ added. Every bot says which one it is in its ``implementation`` attribute.
 from __future__ import annotations
 
 import time
+import types
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,33 @@ class CppMCTSBot(pyspiel.MCTSBot):
 
     implementation = CPP
     evaluator_name = "rollout"
+
+
+def has_rewards(game: pyspiel.Game) -> bool:
+    """Whether the game pays rewards before its end (2048), which OpenSpiel's MCTS refuses."""
+    return game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
+
+
+class TerminalReturnsView:
+    """A game with intermediate rewards, typed for OpenSpiel's Python MCTSBot as one with
+    terminal rewards. Sound, not a trick: the bot reads ``returns()`` only at terminal
+    states, where they are the sum of every reward, and values other leaves with its
+    evaluator, whose values add the rewards already collected (rollouts end at a terminal;
+    our evaluators follow DESIGN's convention). ``uct_c`` is then in the game's points.
+    OpenSpiel's C++ MCTSBot makes the same check in C++, so such games get the Python bot.
+    """
+
+    def __init__(self, game: pyspiel.Game):
+        self._game = game
+
+    def get_type(self) -> Any:
+        kind = self._game.get_type()
+        return types.SimpleNamespace(
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL, dynamics=kind.dynamics
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
 
 
 class _OutOfTime(Exception):
@@ -151,7 +179,8 @@ def make_mcts_bot(
     ``max_memory_mb`` bounds the C++ tree only: OpenSpiel's Python MCTS has no
     memory limit (its tree grows with the simulations run). ``rollouts`` only
     applies to the rollout evaluator; ``heuristic`` and ``learned(...)`` value leaves with
-    the game's evaluator or a learned model (docs/guide/learned.md).
+    the game's evaluator or a learned model (docs/guide/learned.md). A game with
+    intermediate rewards (2048) gets the Python bot through ``TerminalReturnsView``.
     """
     check_mcts_evaluator(evaluator)
     heuristic = None
@@ -160,14 +189,15 @@ def make_mcts_bot(
     elif evaluator != "rollout":
         heuristic = make_evaluator(evaluator, game)  # a learned model
     native_heuristic = None if heuristic is None else _native_heuristic(game, heuristic)
-    if is_python_game(game) or (heuristic is not None and native_heuristic is None):
+    rewards = has_rewards(game)
+    if rewards or is_python_game(game) or (heuristic is not None and native_heuristic is None):
         python_evaluator = (
             heuristic
             if heuristic is not None
             else os_mcts.RandomRolloutEvaluator(rollouts, np.random.RandomState(seed))
         )
         bot: Any = PythonMCTSBot(
-            game,
+            TerminalReturnsView(game) if rewards else game,
             uct_c,
             max_simulations,
             python_evaluator,

@@ -184,9 +184,28 @@ def test_time_limit_stops_between_simulations_and_keeps_openspiels_search(monkey
     assert limited_root.best_child().action == reference_root.best_child().action
 
 
-def test_mcts_refuses_intermediate_rewards_clearly():
-    with pytest.raises(ValueError, match="intermediate rewards"):
-        bots.make_bot("mcts(time_limit=0.1)", pyspiel.load_game("2048"), 0)
+@pytest.mark.parametrize("evaluator", ["rollout", "heuristic"])
+def test_mcts_plays_games_with_intermediate_rewards_valuing_in_points(evaluator):
+    """2048 pays a reward at every merge. OpenSpiel's MCTSBot refuses such games; through
+    TerminalReturnsView its Python bot plays them, and a node's mean value is a final
+    score: at least the points already collected (2048's rewards are never negative)."""
+    game = pyspiel.load_game("2048(max_tile=64)")
+    with pytest.raises(ValueError, match="terminal rewards"):
+        os_mcts.MCTSBot(game, 2.0, 10, os_mcts.RandomRolloutEvaluator())
+    bot = bots.make_bot(f"mcts(evaluator={evaluator},max_simulations=40,seed=2)", game, 0)
+    assert bot.implementation == mcts.PYTHON
+    state, rng, collected = game.new_initial_state(), np.random.RandomState(4), 0.0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            root = bot.mcts_search(state)
+            means = [c.total_reward / c.explore_count for c in root.children if c.explore_count]
+            assert means and min(means) >= state.returns()[0]
+            state.apply_action(root.best_child().action)
+            collected += state.rewards()[0]  # the move's merges (a tile's draw pays none)
+    assert state.returns()[0] == collected > 0
 
 
 @pytest.mark.parametrize(

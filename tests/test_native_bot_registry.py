@@ -139,6 +139,10 @@ def test_one_player_game_and_python_evaluate_bots():
     assert pyspiel.evaluate_bots(
         game.new_initial_state(), [load("star2", game, 0, {"max_depth": 1})], 3
     )
+    # MCTS in a game with intermediate rewards: OpenSpiel's Python MCTSBot, from C++.
+    small = pyspiel.load_game("2048(max_tile=64)")
+    mcts = load("mcts", small, 0, {"max_simulations": 10, "seed": 1})
+    assert pyspiel.evaluate_bots(small.new_initial_state(), [mcts], 3)[0] > 0
     # OpenSpiel's Python game loop calls restart_at, inform_action and step.
     game = pyspiel.load_game("pig")
     players = [load("star2", game, p, {"max_depth": 2}) for p in range(2)]
@@ -264,7 +268,6 @@ def test_bad_parameters_are_make_bots_errors(name, params):
     [
         ("star2", "kuhn_poker", 0, "imperfect information"),
         ("expectiminimax", "pig", 2, "player_id must be in 0..1"),
-        ("mcts", "2048", 0, "intermediate rewards"),
     ],
 )
 def test_unsupported_games_and_players_are_refused(name, game_string, player, message):

@@ -277,7 +277,6 @@ def test_elo_without_a_bootstrap_shows_no_interval(tmp_path):
         (["--game=pig(no_param=1)"], "cannot load game"),
         (["--bot=star2(max_depht=2)", "--bot=random"], "bad bot spec 'star2(max_depht=2)'"),
         (["--bot=nosuchbot", "--bot=random"], "bad bot spec 'nosuchbot'"),
-        (["--game=2048", "--bot=mcts", "--bot=random"], "intermediate rewards"),
         (["--bot=random", "--bot=random", "--out=/dev/null/sub"], "cannot create output folder"),
     ],
 )

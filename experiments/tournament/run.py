@@ -71,20 +71,12 @@ def validate_bots(specs: Sequence[str], game: pyspiel.Game) -> list[bool]:
             f"a {game.num_players()}-player tournament needs at least {game.num_players()} "
             f"--bot flags, got {len(specs)}; give a --bot again to seat that bot more than once"
         )
-    rewards = game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
     takes_seed = []
     for spec in specs:
         try:
             name, params = parse_spec(spec)
         except ValueError as error:
             raise ExperimentError(f"bad bot spec {spec!r}: {error}") from None
-        if name == "mcts" and rewards:
-            raise ExperimentError(
-                f"bot {spec!r}: OpenSpiel's MCTS (pyspiel.MCTSBot) only plays games with "
-                f"terminal rewards, and {game.get_type().short_name} has intermediate rewards. "
-                "Use a search bot instead (e.g. --bot='expectiminimax(time_limit=0.1)' or "
-                "star2) or random."
-            )
         try:
             for player in range(game.num_players()):
                 play.create_bot(spec, game, player, None)
