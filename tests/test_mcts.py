@@ -184,15 +184,15 @@ def test_time_limit_stops_between_simulations_and_keeps_openspiels_search(monkey
     assert limited_root.best_child().action == reference_root.best_child().action
 
 
-@pytest.mark.parametrize("evaluator", ["rollout", "heuristic"])
-def test_mcts_plays_games_with_intermediate_rewards_valuing_in_points(evaluator):
+def test_mcts_plays_games_with_intermediate_rewards_valuing_in_points():
     """2048 pays a reward at every merge. OpenSpiel's MCTSBot refuses such games; through
     TerminalReturnsView its Python bot plays them, and a node's mean value is a final
-    score: at least the points already collected (2048's rewards are never negative)."""
+    score: at least the points already collected (2048's rewards are never negative). Rollouts
+    play whole 2048 games in test_bots.py."""
     game = pyspiel.load_game("2048(max_tile=64)")
     with pytest.raises(ValueError, match="terminal rewards"):
         os_mcts.MCTSBot(game, 2.0, 10, os_mcts.RandomRolloutEvaluator())
-    bot = bots.make_bot(f"mcts(evaluator={evaluator},max_simulations=40,seed=2)", game, 0)
+    bot = bots.make_bot("mcts(evaluator=heuristic,max_simulations=40,seed=2)", game, 0)
     assert bot.implementation == mcts.PYTHON
     state, rng, collected = game.new_initial_state(), np.random.RandomState(4), 0.0
     while not state.is_terminal():

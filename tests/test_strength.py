@@ -63,11 +63,15 @@ def test_the_learned_studies_give_both_bots_the_model_and_keep_off_the_hand_pane
         "mcts(evaluator=learned,time_limit=0.5)",
     ]
     # ChanceProbCut keeps the R it plays with the hand evaluator (its committed calibration).
-    assert reasked["backgammon-chanceprobcut_vs_star2-learned-0.1"].bots[0].startswith(
-        "chanceprobcut(R=1,"
+    assert (
+        reasked["backgammon-chanceprobcut_vs_star2-learned-0.1"]
+        .bots[0]
+        .startswith("chanceprobcut(R=1,")
     )
-    assert reasked["einstein-chanceprobcut_vs_star2-learned-0.1"].bots[0].startswith(
-        "chanceprobcut(R=2,"
+    assert (
+        reasked["einstein-chanceprobcut_vs_star2-learned-0.1"]
+        .bots[0]
+        .startswith("chanceprobcut(R=2,")
     )
     ply = {s.name: s for s in plan.ply_studies()}
     assert ply["backgammon-star2_d2_vs_d1-hand"].bots == [
