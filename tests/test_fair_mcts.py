@@ -18,7 +18,7 @@ from bots.evaluators.registry import default_evaluator
 
 pytestmark = pytest.mark.parity  # engine parity and golden values: every supported Python
 
-# Every game in scope with terminal rewards (OpenSpiel's MCTS refuses 2048's intermediate ones).
+# Every game in scope with terminal rewards; 2048's MCTS is OpenSpiel's Python one (test_mcts.py).
 GAMES = [g for g in GAMES_IN_SCOPE if not g.startswith("2048")] + ["ballard_tree(n=3,plies=4)"]
 PYTHON_TWINS = ["dice(n=4,k=3)", "chance_tic_tac_toe", "ballard_tree(n=3,plies=4)"]
 FAIR = "mcts(evaluator=heuristic,max_simulations=20,seed=1)"
