@@ -87,12 +87,13 @@ def points(results: Path, learned: bool = False) -> list[Point]:
 
 def _label(study: Study) -> str:
     q = study.question
-    text = f"{q.bot} v " + _SHORT.get(q.opponent, q.opponent)
-    if study.time_limit is None:
-        text += f" ({study.evaluator or 'hand'})"
-    elif study.evaluator is not None:
-        text += f", both {study.evaluator}"
-    return text
+    if study.time_limit is None:  # a ply study: star2 d3 v d2 (hand)
+        return q.name.replace("_vs_", " v ").replace("_", " ") + f" ({study.evaluator or 'hand'})"
+    opponent = _SHORT.get(q.opponent, q.opponent)
+    if study.evaluator is not None:  # both bots value leaves with it, MCTS too
+        opponent = "value MCTS" if q.opponent == "mcts" else opponent
+        return f"{q.bot} v {opponent}, both {study.evaluator}"
+    return f"{q.bot} v {opponent}"
 
 
 def data_digest(drawn: Sequence[Point]) -> str:
@@ -134,7 +135,7 @@ def draw(drawn: Sequence[Point], out: Path, title: str = "Strength at equal time
     ax.grid(axis="x", linewidth=0.3)
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=110, metadata={DATA_KEY: data_digest(drawn)})
+    fig.savefig(out, dpi=110, bbox_inches="tight", metadata={DATA_KEY: data_digest(drawn)})
     plt.close(fig)
 
 
