@@ -314,7 +314,8 @@ def test_asking_the_registry_builds_no_bot(cache, fits, monkeypatch, game_string
     assert not factory.can_play_game("star2", game, game.num_players())
     assert not factory.can_play_game("star2", pyspiel.load_game("kuhn_poker"), 0)
     assert factory.can_play_game("mcts", pyspiel.load_game("kuhn_poker"), 0)
-    assert not factory.can_play_game("mcts", pyspiel.load_game("2048"), 0)
+    assert factory.can_play_game("mcts", pyspiel.load_game("2048"), 0)  # TerminalReturnsView
+    assert not factory.can_play_game("mcts", pyspiel.load_game("matrix_rps"), 0)  # simultaneous
 
 
 def test_node_reduction_reads_the_calibration_of_its_evaluator(cache, fits, monkeypatch):
