@@ -10,6 +10,7 @@ in the equal-time depth run `results/strength/depth_lead` (`LEAD_TIMES`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import statistics
 from collections import defaultdict
@@ -303,6 +304,7 @@ REASKED = (
 )
 
 
+@functools.cache
 def hand_reduction(game: str) -> int:
     """The R ChanceProbCut plays with the hand evaluator in `game` (its committed
     calibration's default). A re-asked study pins it: a learned model's self-calibration
