@@ -29,6 +29,7 @@ from open_spiel.python.algorithms import mcts as os_mcts
 
 from bots import native_engine
 from bots.evaluators.registry import default_evaluator, make_evaluator
+from games import pays_rewards
 
 CPP = "openspiel_cpp"
 PYTHON = "openspiel_python"
@@ -56,11 +57,6 @@ class CppMCTSBot(pyspiel.MCTSBot):
 
     implementation = CPP
     evaluator_name = "rollout"
-
-
-def has_rewards(game: pyspiel.Game) -> bool:
-    """Whether the game pays rewards before its end (2048), which OpenSpiel's MCTS refuses."""
-    return game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
 
 
 class TerminalReturnsView:
@@ -189,7 +185,7 @@ def make_mcts_bot(
     elif evaluator != "rollout":
         heuristic = make_evaluator(evaluator, game)  # a learned model
     native_heuristic = None if heuristic is None else _native_heuristic(game, heuristic)
-    rewards = has_rewards(game)
+    rewards = pays_rewards(game)
     if rewards or is_python_game(game) or (heuristic is not None and native_heuristic is None):
         python_evaluator = (
             heuristic

@@ -39,6 +39,7 @@ __all__ = [
     "PYTHON_GAMES",
     "PYTHON_NAMES",
     "native_twins",
+    "pays_rewards",
     "plain_name",
     "python_game",
     "upstream_problem",
@@ -85,6 +86,12 @@ def native_twins() -> bool:
     """Whether ``pyspiel.load_game`` builds the C++ games under the plain names (else the
     Python twins hold them: ``native_games.problem()`` says why)."""
     return native_games.module() is not None
+
+
+def pays_rewards(game: pyspiel.Game) -> bool:
+    """Whether the game pays rewards before its end (2048): values then include the points
+    already collected, and OpenSpiel's MCTS, which reads only terminal returns, refuses it."""
+    return game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
 
 
 def python_game(spec: str, params: Mapping[str, Any] | None = None) -> pyspiel.Game:

@@ -9,6 +9,7 @@ import numpy as np
 import pyspiel
 
 from bots.evaluators.api import Evaluator, short_name
+from games import pays_rewards
 
 
 class MidpointEvaluator(Evaluator):
@@ -27,7 +28,7 @@ class MidpointEvaluator(Evaluator):
     def __init__(self, game: pyspiel.Game):
         super().__init__(game)
         self._mid = (game.min_utility() + game.max_utility()) / 2.0
-        self._rewards = game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
+        self._rewards = pays_rewards(game)
 
     def evaluate(self, state: pyspiel.State) -> np.ndarray:
         if self._rewards or state.is_terminal():
