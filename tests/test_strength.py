@@ -191,6 +191,16 @@ def test_a_study_without_its_result_file_reports_what_its_games_say(tmp_path):
     (tmp_path / "tiny" / RESULT_FILE).unlink()  # as after an interrupted session
     assert report.load_result(tmp_path, tiny) == result
     assert report.load_result(tmp_path / "elsewhere", tiny) is None
+    assert report.load_result(tmp_path, tiny, settled=True) is None  # not on the docs page
+
+
+def test_the_strength_page_holds_the_committed_studies_tables():
+    page = ROOT / "docs" / "results" / "strength.md"
+    expected = report.with_details(page.read_text(), ROOT / "results" / "strength")
+    # Regenerate: python -m experiments.strength --write_docs=docs/results/strength.md
+    assert page.read_text() == expected
+    with pytest.raises(ValueError, match="no <!-- details -->"):
+        report.with_details("no tables here", ROOT / "results" / "strength")
 
 
 def test_the_look_boundaries_keep_the_error_rate_and_most_of_the_power():

@@ -20,6 +20,12 @@ _define.multi_string("study", [], "A study to run or resume (names from --list);
 _define.bool("list", False, "List every study with its size and estimated CPU time.")
 _define.bool("report", False, "Print the overview and the per-study table in Markdown.")
 _define.string("out", "results/strength", "Folder holding one results folder per study.")
+_define.string(
+    "write_docs",
+    None,
+    "Rewrite the per-study tables of this page (docs/results/strength.md) from the finished "
+    "studies in --out.",
+)
 flags.define_runner_flags(
     _define,
     timeout_flag="game_timeout",
@@ -70,8 +76,11 @@ def main(argv: Sequence[str]) -> None:
         print(report.details(out))
         print()
         print(report.details(out, learned=True))
-    if not (FLAGS.list or FLAGS.study or FLAGS.report):
-        raise app.UsageError("give --list, --study=NAME or --report")
+    if FLAGS.write_docs:
+        page = Path(FLAGS.write_docs)
+        page.write_text(report.with_details(page.read_text(), out))
+    if not (FLAGS.list or FLAGS.study or FLAGS.report or FLAGS.write_docs):
+        raise app.UsageError("give --list, --study=NAME, --report or --write_docs=PAGE")
 
 
 if __name__ == "__main__":

@@ -26,12 +26,13 @@ def estimated_cpu_hours(study: Study) -> float:
     return decisions * (seconds + CPU_SECONDS_PER_DECISION_OVERHEAD) / 3600
 
 
-def load_result(out: Path, study: Study) -> dict[str, Any] | None:
-    """The study's result; for a study interrupted or still running, what its games say so far."""
+def load_result(out: Path, study: Study, settled: bool = False) -> dict[str, Any] | None:
+    """The study's result; for a study interrupted or still running, what its games say so
+    far, unless `settled` (its games file is not committed, so the docs cannot show it)."""
     folder = out / study.name
     if (folder / RESULT_FILE).exists():
         return json.loads((folder / RESULT_FILE).read_text())
-    if (folder / RECORDS_FILE).exists():
+    if not settled and (folder / RECORDS_FILE).exists():
         return study_result(study, folder)
     return None
 
@@ -81,9 +82,10 @@ def in_learned_panel(study: Study) -> bool:
     return study.learned or study.time_limit is None
 
 
-def details(out: Path, learned: bool = False) -> str:
+def details(out: Path, learned: bool = False, settled: bool = False) -> str:
     """Every study of one panel: its size, price, result, intervals, depths, engine,
-    revision, time. The learned panel lists only the studies that have games."""
+    revision, time. The learned panel lists only the studies that have games; `settled`
+    leaves out the games of studies not finished (load_result)."""
     header = [
         "study", "bots", "s/move", "planned games", "est. CPU-h", "played", "score",
         "Wilson 95%", "pair 95%", "pentanomial", "design", "verdict", "median depth", "engine",
@@ -93,7 +95,7 @@ def details(out: Path, learned: bool = False) -> str:
     for s in studies():
         if in_learned_panel(s) != learned:
             continue
-        r = load_result(out, s)
+        r = load_result(out, s, settled)
         if learned and r is None:
             continue
         head = [
@@ -151,3 +153,20 @@ def lead_table(records: list[dict[str, Any]]) -> str:
         rows.append([game_key, bot, over, *cells, "-" if chosen is None else f"{chosen:g} s"])
     header = ["game", "bot", "over", *(f"lead at {t:g} s" for t in times), "chosen"]
     return markdown_table(header, rows, "---" + "r" * (len(times) + 1))
+
+
+# The strength page's per-study tables, between these markers, are details(settled=True) of
+# the committed results: `--write_docs` rewrites them, and test_strength checks them.
+DETAILS_MARKERS = {False: "details", True: "learned-details"}
+
+
+def with_details(page: str, out: Path) -> str:
+    """`page` with each marked per-study table replaced by the settled results in `out`."""
+    for learned, tag in DETAILS_MARKERS.items():
+        start, end = f"<!-- {tag} -->\n", f"<!-- /{tag} -->"
+        head, found, rest = page.partition(start)
+        if not found or end not in rest:
+            raise ValueError(f"the page has no {start.strip()} ... {end} block")
+        page = head + start + details(out, learned, settled=True) + "\n" + end
+        page += rest.partition(end)[2]
+    return page
