@@ -183,6 +183,10 @@ def test_the_command_lists_reports_and_refuses_an_unknown_study(tmp_path):
     assert reported.returncode == 0 and reported.stdout.count("not run") >= len(plan.studies())
     bad = run("--study=no-such-study")
     assert bad.returncode != 0 and "unknown study 'no-such-study'" in bad.stderr
+    (tmp_path / "page.md").write_text("no tables")
+    no_tables = run(f"--write_docs={tmp_path / 'page.md'}")
+    assert no_tables.returncode != 0 and "no <!-- details -->" in no_tables.stderr
+    assert "Traceback" not in no_tables.stderr
 
 
 def test_a_study_without_its_result_file_reports_what_its_games_say(tmp_path):

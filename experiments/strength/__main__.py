@@ -78,7 +78,11 @@ def main(argv: Sequence[str]) -> None:
         print(report.details(out, learned=True))
     if FLAGS.write_docs:
         page = Path(FLAGS.write_docs)
-        page.write_text(report.with_details(page.read_text(), out))
+        try:
+            page.write_text(report.with_details(page.read_text(), out))
+        except (OSError, ValueError) as error:
+            flags.fail(f"--write_docs={FLAGS.write_docs}: {error}")
+            return
     if not (FLAGS.list or FLAGS.study or FLAGS.report or FLAGS.write_docs):
         raise app.UsageError("give --list, --study=NAME, --report or --write_docs=PAGE")
 
