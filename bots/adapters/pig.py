@@ -15,17 +15,10 @@ pig_key: KeyFunction = str
 DEFAULTS = (
     SettingDefault(
         "reachable_probes",
-        ("star2",),
+        ("star2", "chanceprobcut"),
         True,
-        "hopeless probes skipped: about half the CPU at depth 7 "
-        "(docs/guide/bots.md#per-game-defaults-and-why)",
-    ),
-    SettingDefault(
-        "reachable_probes",
-        ("chanceprobcut",),
-        True,
-        "hopeless probes skipped: 24-67% less CPU at depths 6-9, same moves "
-        "(docs/guide/bots.md#per-game-defaults-and-why)",
+        "hopeless probes skipped: star2 about half the CPU at depth 7, chanceprobcut 24-67% "
+        "less at depths 6-9, same moves (docs/guide/bots.md#per-game-defaults-and-why)",
     ),
     PROBCUT_LOW_T,
 )
