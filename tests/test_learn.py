@@ -110,6 +110,12 @@ def test_bad_flags_are_clear_errors():
         config(policy="mcts")
 
 
+def test_epsilon_defaults_to_no_random_moves_in_one_player_games():
+    assert config(epsilon=None).epsilon == 0.01
+    assert config("2048", model="ntuple(tuples=lines)", epsilon=None).epsilon == 0.0
+    assert config("2048", model="ntuple(tuples=lines)", epsilon=0.2).epsilon == 0.2
+
+
 def test_bad_flag_on_the_command_line_exits_2(tmp_path):
     result = subprocess.run(
         [

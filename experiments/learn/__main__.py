@@ -92,7 +92,12 @@ _define.float(
     upper_bound=1.0,
 )
 _define.float(
-    "epsilon", 0.01, "Probability of a uniformly random move.", lower_bound=0.0, upper_bound=1.0
+    "epsilon",
+    None,
+    "Probability of a uniformly random move (default: 0 in one-player games, whose chance "
+    "events explore for it; 0.01 otherwise).",
+    lower_bound=0.0,
+    upper_bound=1.0,
 )
 _define.integer(
     "eval_every",
