@@ -138,8 +138,8 @@ def resolve(
     if td_lambda is None:
         td_lambda = 0.0 if spec.family == "ntuple" else 0.7
     if epsilon is None:
-        # 2048 reached its 2048 tile in 0.957 of games at epsilon 0 against 0.865 at 0.01
-        # (docs/results/learned.md): its tiles explore, a random move only wastes a game.
+        # One-player games' chance events explore; a random move only costs the game
+        # (2048's two runs compared: docs/results/learned.md).
         epsilon = 0.0 if game.num_players() == 1 else 0.01
     return TrainConfig(
         game=str(game),
