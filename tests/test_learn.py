@@ -83,6 +83,42 @@ def test_rerun_resumes_and_matches_one_run(tmp_path):
             assert np.array_equal(whole[key], parts[key]), key
 
 
+def test_init_continues_as_one_longer_run_would(tmp_path):
+    # A run started from another's checkpoint with the same settings is that run continued:
+    # game g draws the same dice, and the curve goes on from the parent's games.
+    cfg = config(eval_every=4)
+    train(cfg, str(tmp_path / "whole"), 16, progress=False, plots=False)
+    train(cfg, str(tmp_path / "parent"), 8, progress=False, plots=False)
+    child = config(eval_every=4, init=str(tmp_path / "parent"))
+    assert child.init == f"{tmp_path / 'parent'} at 8 games"
+    assert child.as_dict()["init"] == child.init and "init" not in cfg.as_dict()
+    train(child, str(tmp_path / "child"), 16, progress=False, plots=False)
+    whole, grown = arrays(tmp_path / "whole" / CHECKPOINT), arrays(tmp_path / "child" / CHECKPOINT)
+    assert int(grown["games"]) == 16
+    for key in whole:
+        if key.startswith("p"):
+            assert np.array_equal(whole[key], grown[key]), key
+    records = [
+        json.loads(line) for line in (tmp_path / "child" / PROGRESS).read_text().splitlines()
+    ]
+    assert [r["games"] for r in records] == [8, 12, 16]
+    # Another step size from the same parent is another model, from the same start.
+    smaller = config(eval_every=0, alpha=0.01, init=str(tmp_path / "parent" / CHECKPOINT))
+    train(smaller, str(tmp_path / "smaller"), 9, progress=False)
+    assert int(arrays(tmp_path / "smaller" / CHECKPOINT)["games"]) == 9
+
+
+def test_init_errors_say_what_is_wrong(tmp_path):
+    train(config(eval_every=0), str(tmp_path / "parent"), 4, progress=False)
+    with pytest.raises(ValueError, match="no such run folder"):
+        config(init=str(tmp_path / "nowhere"))
+    with pytest.raises(ValueError, match=r"model 'mlp\(hidden=8,.*must match both"):
+        config(model="mlp(hidden=9)", init=str(tmp_path / "parent"))
+    with pytest.raises(ValueError, match="--games=4: this run starts from .* at 4 games"):
+        train(config(init=str(tmp_path / "parent")), str(tmp_path / "child"), 4, progress=False)
+    assert not (tmp_path / "child").exists()
+
+
 def test_folder_in_use_is_locked(tmp_path):
     lock = FolderLock(str(tmp_path))
     lock.acquire()

@@ -53,6 +53,14 @@ _define.string(
     "Run folder (default: results/learn-<game>-<hash of the configuration>); rerunning "
     "the same command on it resumes.",
 )
+_define.string(
+    "init",
+    None,
+    "Start from this run folder's (or checkpoint.npz's) float weights, games and seconds "
+    "instead of fresh weights: the same game and model, another --alpha, --epsilon or "
+    "--engine, e.g. a smaller step size to fine-tune. Part of the configuration; --games "
+    "counts the parent's games too.",
+)
 _define.integer("seed", 0, "Seed of the initial weights, the dice and exploration.", lower_bound=0)
 _define.enum(
     "engine",
@@ -145,6 +153,7 @@ def resolve_flags(engine: str) -> TrainConfig:
         FLAGS.eval_games,
         FLAGS.max_moves,
         engine,
+        FLAGS.init,
     )
 
 

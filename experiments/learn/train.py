@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -77,14 +78,66 @@ class TrainConfig:
     eval_games: int
     max_moves: int
     engine: str = "python"  # where self-play and updates run: "native" (C++) or "python"
+    init: str = ""  # the checkpoint this run starts from: "<path> at <games> games"
 
     def as_dict(self) -> dict[str, Any]:
         """The python engine's configuration has no engine key: run folders written before
-        the native engine existed are python runs, and resume as such."""
+        the native engine existed are python runs, and resume as such; nor has a run that
+        starts from fresh weights an init key."""
         values = dataclasses.asdict(self)
         if values["engine"] == "python":
             del values["engine"]
+        if not values["init"]:
+            del values["init"]
         return {"program": "experiments.learn", **values}
+
+
+@dataclasses.dataclass(frozen=True)
+class Checkpoint:
+    """What a checkpoint.npz holds: its run's configuration, float weights, games, seconds."""
+
+    config: dict[str, Any]
+    params: list[np.ndarray]
+    games: int
+    seconds: float
+
+
+def read_checkpoint(path: str, weights: bool = True) -> Checkpoint:
+    """The checkpoint at `path` (a run folder or its checkpoint.npz); without `weights`,
+    only its configuration, games and seconds."""
+    if os.path.isdir(path):
+        path = os.path.join(path, CHECKPOINT)
+    try:
+        with np.load(path) as data:
+            stored = json.loads(str(data["config"]))
+            count = sum(1 for key in data.files if re.fullmatch(r"p\d+", key))
+            params = [data[f"p{i}"] for i in range(count)] if weights else []
+            games, seconds = int(data["games"]), float(data["seconds"])
+    except (OSError, ValueError, KeyError) as error:
+        raise ExperimentError(
+            f"{path} is unreadable ({error}); remove it to start over, or use another --out"
+        ) from None
+    return Checkpoint(stored, params, games, seconds)
+
+
+def init_of(path: str, game: str, model: str) -> str:
+    """The init key of a run starting from the checkpoint at `path`, which must hold the
+    same game and model (another step size, exploration or engine is the point of it)."""
+    if not os.path.exists(path):
+        raise ExperimentError(f"--init={path}: no such run folder or checkpoint.npz")
+    parent = read_checkpoint(path, weights=False)
+    have = (parent.config.get("game"), parent.config.get("model"))
+    if have != (game, model):
+        raise ExperimentError(
+            f"--init={path} holds game {have[0]!r} and model {have[1]!r}; this run has game "
+            f"{game!r} and model {model!r}: an init must match both"
+        )
+    return f"{os.path.normpath(path)} at {parent.games} games"
+
+
+def init_games(config: TrainConfig) -> int:
+    """The games of the checkpoint a run starts from (0 without --init)."""
+    return int(config.init.rsplit(" at ", 1)[1].split()[0]) if config.init else 0
 
 
 def resolve(
@@ -100,6 +153,7 @@ def resolve(
     eval_games: int,
     max_moves: int,
     engine: str = "python",
+    init: str | None = None,
 ) -> TrainConfig:
     """Checks the flags against the game and fills in the per-family defaults."""
     game = load_game(game_string)
@@ -144,6 +198,7 @@ def resolve(
     return TrainConfig(
         game=str(game),
         model=spec.text(),
+        init=init_of(init, str(game), spec.text()) if init else "",
         policy=policy,
         seed=seed,
         workers=workers,
@@ -222,26 +277,36 @@ class Trainer:
     # -- files --------------------------------------------------------------------------
 
     def load_checkpoint(self) -> bool:
+        """Resumes from the run folder's checkpoint, if it has one."""
         path = os.path.join(self.out, CHECKPOINT)
         if not os.path.exists(path):
             return False
-        try:
-            with np.load(path) as data:
-                stored = json.loads(str(data["config"]))
-                params = [data[f"p{i}"] for i in range(len(self.model.params()))]
-                games, seconds = int(data["games"]), float(data["seconds"])
-        except (OSError, ValueError, KeyError) as error:
-            raise ExperimentError(
-                f"{path} is unreadable ({error}); remove it to start over, or use another --out"
-            ) from None
-        if stored != self.config.as_dict():
+        saved = read_checkpoint(path)
+        if saved.config != self.config.as_dict():
             raise ExperimentError(f"{path} belongs to another configuration; use another --out")
-        for have, want in zip(params, self.model.params(), strict=True):
-            if have.shape != want.shape:
-                raise ExperimentError(f"{path} holds weights of another shape; use another --out")
-        self.model.set_params(params)
-        self.games, self.seconds = games, seconds
+        self.take(saved, path)
         return True
+
+    def load_init(self) -> None:
+        """A new run with --init starts from that checkpoint's weights, games and seconds,
+        so its game g draws what game g of one longer run would, and its curve continues."""
+        path = self.config.init.rsplit(" at ", 1)[0]
+        parent = read_checkpoint(path)
+        if f"{os.path.normpath(path)} at {parent.games} games" != self.config.init:
+            raise ExperimentError(
+                f"{path} has changed since this run started from it ({self.config.init}); "
+                "use another --out"
+            )
+        self.take(parent, path)
+
+    def take(self, saved: Checkpoint, path: str) -> None:
+        if len(saved.params) != len(self.model.params()) or any(
+            have.shape != want.shape
+            for have, want in zip(saved.params, self.model.params(), strict=True)
+        ):
+            raise ExperimentError(f"{path} holds weights of another shape; use another --out")
+        self.model.set_params(saved.params)
+        self.games, self.seconds = saved.games, saved.seconds
 
     def training_metadata(self) -> dict[str, Any]:
         return {
@@ -356,11 +421,23 @@ def train(
 ) -> dict[str, Any]:
     """Trains (or resumes) the run in `out` up to `games` games; returns the last record.
     executor="ray" plays each batch's games as Ray tasks (the same model as local threads)."""
+    if (
+        config.init
+        and games <= init_games(config)
+        and not os.path.exists(os.path.join(out, CHECKPOINT))
+    ):
+        raise ExperimentError(
+            f"--games={games}: this run starts from {config.init}, and --games counts those "
+            "too; ask for more"
+        )
     trainer = Trainer(config, out, command)
     with ResultsFolder(out, config.as_dict(), records_file=PROGRESS, key="games") as folder:
         resumed = trainer.load_checkpoint()
         if resumed:
             print(f"resuming {out} at game {trainer.games}", file=sys.stderr)
+        elif config.init:
+            trainer.load_init()
+            print(f"starting from {config.init}", file=sys.stderr)
         records = dict(folder.existing)
         started = time.monotonic()
         base_seconds = trainer.seconds
@@ -389,7 +466,7 @@ def train(
         try:
             if executor == "ray":
                 remote = RayPlayers(config.as_dict(), config.workers, ray_address)
-            if config.eval_every and trainer.games == 0:
+            if config.eval_every and not resumed:
                 record()
                 if bar is not None:
                     bar.t0 = time.monotonic()  # the rate counts training, not that evaluation
