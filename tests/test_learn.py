@@ -112,6 +112,9 @@ def test_init_errors_say_what_is_wrong(tmp_path):
     train(config(eval_every=0), str(tmp_path / "parent"), 4, progress=False)
     with pytest.raises(ValueError, match="no such run folder"):
         config(init=str(tmp_path / "nowhere"))
+    (tmp_path / "notes.txt").write_text("not a checkpoint")
+    with pytest.raises(ValueError, match="unreadable .*--init takes a run folder or its"):
+        config(init=str(tmp_path / "notes.txt"))
     with pytest.raises(ValueError, match=r"model 'mlp\(hidden=8,.*must match both"):
         config(model="mlp(hidden=9)", init=str(tmp_path / "parent"))
     with pytest.raises(ValueError, match="--games=4: this run starts from .* at 4 games"):

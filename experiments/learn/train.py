@@ -102,9 +102,9 @@ class Checkpoint:
     seconds: float
 
 
-def read_checkpoint(path: str, weights: bool = True) -> Checkpoint:
+def read_checkpoint(path: str, weights: bool = True, hint: str = "") -> Checkpoint:
     """The checkpoint at `path` (a run folder or its checkpoint.npz); without `weights`,
-    only its configuration, games and seconds."""
+    only its configuration, games and seconds. `hint` ends the error of an unreadable one."""
     if os.path.isdir(path):
         path = os.path.join(path, CHECKPOINT)
     try:
@@ -114,9 +114,7 @@ def read_checkpoint(path: str, weights: bool = True) -> Checkpoint:
             params = [data[f"p{i}"] for i in range(count)] if weights else []
             games, seconds = int(data["games"]), float(data["seconds"])
     except (OSError, ValueError, KeyError) as error:
-        raise ExperimentError(
-            f"{path} is unreadable ({error}); remove it to start over, or use another --out"
-        ) from None
+        raise ExperimentError(f"{path} is unreadable ({error}){hint}") from None
     return Checkpoint(stored, params, games, seconds)
 
 
@@ -125,7 +123,9 @@ def init_of(path: str, game: str, model: str) -> str:
     same game and model (another step size, exploration or engine is the point of it)."""
     if not os.path.exists(path):
         raise ExperimentError(f"--init={path}: no such run folder or checkpoint.npz")
-    parent = read_checkpoint(path, weights=False)
+    parent = read_checkpoint(
+        path, weights=False, hint=": --init takes a run folder or its checkpoint.npz"
+    )
     have = (parent.config.get("game"), parent.config.get("model"))
     if have != (game, model):
         raise ExperimentError(
@@ -281,7 +281,7 @@ class Trainer:
         path = os.path.join(self.out, CHECKPOINT)
         if not os.path.exists(path):
             return False
-        saved = read_checkpoint(path)
+        saved = read_checkpoint(path, hint="; remove it to start over, or use another --out")
         if saved.config != self.config.as_dict():
             raise ExperimentError(f"{path} belongs to another configuration; use another --out")
         self.take(saved, path)
