@@ -136,6 +136,16 @@ def _architecture(metadata: dict[str, Any]) -> str:
     return f"{len(arch['tuples'])} tables of {kinds}, `{arch['symmetries']}` symmetries"
 
 
+def commands(training: dict[str, Any]) -> str:
+    """The commands that made a model, first to last: a run with --init keeps its parent's
+    training metadata under "init", and each parent ran to the games it was left at."""
+    stages = [training]
+    while "init" in stages[-1]:
+        stages.append(stages[-1]["init"])
+    parts = [f"`{s['command']}` to {s['games']:,} games" for s in reversed(stages[1:])]
+    return ", then ".join([*parts, f"`{training['command']}`"])
+
+
 def shipped_models_table() -> str:
     """The models in bots/learned/models: what each is and how it was made."""
     import json
@@ -157,7 +167,7 @@ def shipped_models_table() -> str:
                 f"{training['games']:,}",
                 f"{cpu_hours:.2f}",
                 f"{path.stat().st_size / 2**20:.1f} MB",
-                f"`{training['command']}`",
+                commands(training),
             )
         )
     return _table(("game", "model", "games", "CPU-hours", "file", "command"), rows)

@@ -15,6 +15,7 @@ from helpers.learn_config import PIG, kill_9_after, learn_command, learn_config
 
 from bots.learned import float_ntuple_outputs, load_model
 from bots.learned.encodings import log2_cells
+from bots.settings_docs import commands
 from experiments.common.game_loader import GameError, load_game
 from experiments.common.results import FolderLock, ResultsError
 from experiments.learn import train as train_module
@@ -88,11 +89,11 @@ def test_init_continues_as_one_longer_run_would(tmp_path):
     # game g draws the same dice, and the curve goes on from the parent's games.
     cfg = config(eval_every=4)
     train(cfg, str(tmp_path / "whole"), 16, progress=False, plots=False)
-    train(cfg, str(tmp_path / "parent"), 8, progress=False, plots=False)
+    train(cfg, str(tmp_path / "parent"), 8, progress=False, plots=False, command="parent's")
     child = config(eval_every=4, init=str(tmp_path / "parent"))
     assert child.init == f"{tmp_path / 'parent'} at 8 games"
     assert child.as_dict()["init"] == child.init and "init" not in cfg.as_dict()
-    train(child, str(tmp_path / "child"), 16, progress=False, plots=False)
+    train(child, str(tmp_path / "child"), 16, progress=False, plots=False, command="child's")
     whole, grown = arrays(tmp_path / "whole" / CHECKPOINT), arrays(tmp_path / "child" / CHECKPOINT)
     assert int(grown["games"]) == 16
     for key in whole:
@@ -102,6 +103,19 @@ def test_init_continues_as_one_longer_run_would(tmp_path):
         json.loads(line) for line in (tmp_path / "child" / PROGRESS).read_text().splitlines()
     ]
     assert [r["games"] for r in records] == [8, 12, 16]
+    # The model file names both commands, the parent's with the games it was left at.
+    training = load_model(tmp_path / "child" / MODEL).metadata["training"]
+    assert training["games"] == 16 and training["init"]["games"] == 8
+    assert training["command"] == "child's" and training["init"]["command"] == "parent's"
+    assert commands(training) == "`parent's` to 8 games, then `child's`"
+    train(child, str(tmp_path / "child"), 20, progress=False, plots=False, command="again")
+    assert load_model(tmp_path / "child" / MODEL).metadata["training"]["init"]["games"] == 8
+    # A checkpoint written before it kept its training metadata: its folder's last command.
+    older = {k: v for k, v in arrays(tmp_path / "parent" / CHECKPOINT).items() if k != "training"}
+    np.savez(tmp_path / "parent" / CHECKPOINT, **older)
+    train(child, str(tmp_path / "child2"), 9, progress=False, plots=False, command="c2")
+    stage = load_model(tmp_path / "child2" / MODEL).metadata["training"]["init"]
+    assert stage["games"] == 8 and stage["command"].startswith("python -m experiments.learn ")
     # Another step size from the same parent is another model, from the same start.
     smaller = config(eval_every=0, alpha=0.01, init=str(tmp_path / "parent" / CHECKPOINT))
     train(smaller, str(tmp_path / "smaller"), 9, progress=False)

@@ -20,6 +20,7 @@ import dataclasses
 import json
 import os
 import re
+import shlex
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -94,12 +95,14 @@ class TrainConfig:
 
 @dataclasses.dataclass(frozen=True)
 class Checkpoint:
-    """What a checkpoint.npz holds: its run's configuration, float weights, games, seconds."""
+    """What a checkpoint.npz holds: its run's configuration, float weights, games, seconds,
+    and the model's training metadata (None in checkpoints written before it was kept)."""
 
     config: dict[str, Any]
     params: list[np.ndarray]
     games: int
     seconds: float
+    training: dict[str, Any] | None = None
 
 
 def read_checkpoint(path: str, weights: bool = True, hint: str = "") -> Checkpoint:
@@ -113,9 +116,32 @@ def read_checkpoint(path: str, weights: bool = True, hint: str = "") -> Checkpoi
             count = sum(1 for key in data.files if re.fullmatch(r"p\d+", key))
             params = [data[f"p{i}"] for i in range(count)] if weights else []
             games, seconds = int(data["games"]), float(data["seconds"])
+            training = json.loads(str(data["training"])) if "training" in data.files else None
     except (OSError, ValueError, KeyError) as error:
         raise ExperimentError(f"{path} is unreadable ({error}){hint}") from None
-    return Checkpoint(stored, params, games, seconds)
+    return Checkpoint(stored, params, games, seconds, training)
+
+
+def stage_of(path: str, checkpoint: Checkpoint) -> dict[str, Any]:
+    """The training metadata of the checkpoint at `path`, for a run that starts from it:
+    what it stored, or (an older checkpoint) its folder's last command, its games, seconds."""
+    if checkpoint.training is not None:
+        return checkpoint.training
+    folder = path if os.path.isdir(path) else os.path.dirname(path)
+    command = ""
+    try:
+        with open(os.path.join(folder, "config.json"), encoding="utf-8") as handle:
+            argv = json.load(handle)["runs"][-1]["metadata"]["argv"]
+        command = "python -m experiments.learn " + " ".join(shlex.quote(a) for a in argv[1:])
+    except (OSError, ValueError, KeyError, IndexError):
+        pass  # no command on record: the stage keeps its games and seconds
+    return {
+        "command": command,
+        "games": checkpoint.games,
+        "seconds": round(checkpoint.seconds, 3),
+        "seed": checkpoint.config.get("seed"),
+        "workers": checkpoint.config.get("workers"),
+    }
 
 
 def init_of(path: str, game: str, model: str) -> str:
@@ -271,6 +297,7 @@ class Trainer:
             )
         self.games = 0
         self.seconds = 0.0
+        self.parent: dict[str, Any] | None = None  # the --init checkpoint's training metadata
         self.squared_error = 0.0  # of the TD updates since the last record
         self.steps = 0
 
@@ -285,6 +312,12 @@ class Trainer:
         if saved.config != self.config.as_dict():
             raise ExperimentError(f"{path} belongs to another configuration; use another --out")
         self.take(saved, path)
+        if self.config.init:
+            stored = (saved.training or {}).get("init")
+            if stored is None:  # an older checkpoint: the parent's record, as at the start
+                parent_path = self.config.init.rsplit(" at ", 1)[0]
+                stored = stage_of(parent_path, read_checkpoint(parent_path, weights=False))
+            self.parent = stored
         return True
 
     def load_init(self) -> None:
@@ -298,6 +331,7 @@ class Trainer:
                 "use another --out"
             )
         self.take(parent, path)
+        self.parent = stage_of(path, parent)
 
     def take(self, saved: Checkpoint, path: str) -> None:
         if len(saved.params) != len(self.model.params()) or any(
@@ -309,13 +343,18 @@ class Trainer:
         self.games, self.seconds = saved.games, saved.seconds
 
     def training_metadata(self) -> dict[str, Any]:
-        return {
+        """Command, games, seconds, seed, workers; with --init, the parent's under "init"
+        (and so on up), so a model file names every command that made it."""
+        stage: dict[str, Any] = {
             "command": self.command,
             "games": self.games,
             "seconds": round(self.seconds, 3),
             "seed": self.config.seed,
             "workers": self.config.workers,
         }
+        if self.parent is not None:
+            stage["init"] = self.parent
+        return stage
 
     def save(self) -> None:
         """checkpoint.npz (float weights, games, seconds) and model.npz (quantised)."""
@@ -323,6 +362,7 @@ class Trainer:
         arrays["config"] = np.array(json.dumps(self.config.as_dict(), sort_keys=True))
         arrays["games"] = np.array(self.games)
         arrays["seconds"] = np.array(self.seconds)
+        arrays["training"] = np.array(json.dumps(self.training_metadata()))
         save_atomic(os.path.join(self.out, CHECKPOINT), arrays)
         meta = model_metadata(self.spec, self.model, self.game, self.head, self.training_metadata())
         export_model(os.path.join(self.out, MODEL), self.model, meta)
