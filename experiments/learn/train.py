@@ -135,13 +135,22 @@ def stage_of(path: str, checkpoint: Checkpoint) -> dict[str, Any]:
         command = "python -m experiments.learn " + " ".join(shlex.quote(a) for a in argv[1:])
     except (OSError, ValueError, KeyError, IndexError):
         pass  # no command on record: the stage keeps its games and seconds
-    return {
+    stage: dict[str, Any] = {
         "command": command,
         "games": checkpoint.games,
         "seconds": round(checkpoint.seconds, 3),
         "seed": checkpoint.config.get("seed"),
         "workers": checkpoint.config.get("workers"),
     }
+    init = checkpoint.config.get("init")
+    if init:  # its own parent, at the games it started from
+        path, at = init.rsplit(" at ", 1)
+        try:
+            parent = read_checkpoint(path, weights=False)
+        except ExperimentError:
+            return stage  # moved or gone: the chain ends here
+        stage["init"] = {**stage_of(path, parent), "games": int(at.split()[0])}
+    return stage
 
 
 def init_of(path: str, game: str, model: str) -> str:
