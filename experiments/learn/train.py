@@ -144,12 +144,12 @@ def stage_of(path: str, checkpoint: Checkpoint) -> dict[str, Any]:
     }
     init = checkpoint.config.get("init")
     if init:  # its own parent, at the games it started from
-        path, at = init.rsplit(" at ", 1)
+        parent_path, at = init.rsplit(" at ", 1)
         try:
-            parent = read_checkpoint(path, weights=False)
+            parent = read_checkpoint(parent_path, weights=False)
         except ExperimentError:
             return stage  # moved or gone: the chain ends here
-        stage["init"] = {**stage_of(path, parent), "games": int(at.split()[0])}
+        stage["init"] = {**stage_of(parent_path, parent), "games": int(at.split()[0])}
     return stage
 
 
@@ -325,7 +325,8 @@ class Trainer:
             stored = (saved.training or {}).get("init")
             if stored is None:  # an older checkpoint: the parent's record, as at the start
                 parent_path = self.config.init.rsplit(" at ", 1)[0]
-                stored = stage_of(parent_path, read_checkpoint(parent_path, weights=False))
+                parent = read_checkpoint(parent_path, weights=False)
+                stored = {**stage_of(parent_path, parent), "games": init_games(self.config)}
             self.parent = stored
         return True
 
