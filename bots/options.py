@@ -74,7 +74,9 @@ class Setting:
     none: bool = False  # None is accepted too
     choices: tuple[str, ...] = ()
     accepts_text: str = ""  # object kinds: what is accepted, in words
-    native: bool = False  # sent to the native engine under its own name
+    # The C++ type the native engine reads it as, under its own name ("": not sent);
+    # bots/native/search_settings.h is generated from it (python -m bots.native_header).
+    native: str = ""
     bot_default: Any = None  # make_bot's default where it differs from ``default``
     default_text: str = ""  # the default in words, where a value cannot say it
     hint: str = ""  # appended to a refused choice
@@ -179,7 +181,7 @@ class StudySwitches:
         "bool",
         "the full search reuses a probe's result where it decides the new window; "
         "false re-searches it, as Ballard's tables count",
-        native=True,
+        native="bool",
     )
     deeper_cutoffs: bool = _option(
         False,
@@ -187,7 +189,7 @@ class StudySwitches:
         "table entries searched deeper than the node's remaining depth may decide too; "
         "the value is then no longer the fixed-depth one",
         bots=SEARCH_BOTS,
-        native=True,
+        native="bool",
     )
     reachable_probes: bool = _option(
         False,
@@ -195,7 +197,7 @@ class StudySwitches:
         "Star2 (k=1) probes only while a probe cut is still reachable; the studies keep "
         "Ballard's probe-every-child phase",
         bots=_REACHABLE_BOTS,
-        native=True,
+        native="bool",
     )
 
     def __post_init__(self) -> None:
@@ -232,7 +234,7 @@ class SearchOptions:
         "transposition-table entries; 0 searches without a table",
         bots=SEARCH_BOTS,
         minimum=0,
-        native=True,
+        native="std::int64_t",
         bot_default=100_000,
     )
     move_ordering: bool = _option(
@@ -240,7 +242,7 @@ class SearchOptions:
         "bool",
         "table move first, history heuristic, chance outcomes by descending probability",
         bots=SEARCH_BOTS,
-        native=True,
+        native="bool",
     )
     history_min_depth: int = _option(
         2,
@@ -248,7 +250,7 @@ class SearchOptions:
         "the smallest remaining depth at which the history heuristic orders moves",
         bots=SEARCH_BOTS,
         minimum=1,
-        native=True,
+        native="int",
     )
     static_ordering: bool = _option(
         False,
@@ -256,7 +258,7 @@ class SearchOptions:
         "at depth >= 2, moves the table knows nothing about are ordered by the "
         "evaluator's value of the position after them",
         bots=SEARCH_BOTS,
-        native=True,
+        native="bool",
     )
     probing_factor: int | None = _option(
         None,
@@ -265,7 +267,7 @@ class SearchOptions:
         bots=_STAR2_BOTS,
         minimum=0,
         none=True,
-        native=True,
+        native="int",
         default_text="1 where the algorithm probes, else 0",
     )
     probing: str = _option(
@@ -274,7 +276,7 @@ class SearchOptions:
         "Star2.5's probing order: in rounds over the children, or child by child",
         bots=_STAR2_BOTS,
         choices=PROBING_ORDERS,
-        native=True,
+        native="Probing",
     )
     probcut: ProbCutSettings | None = _option(
         None,
@@ -302,7 +304,7 @@ class SearchOptions:
         "for 1-2 players",
         bots=SEARCH_BOTS,
         choices=MULTIPLAYER_MODELS,
-        native=True,
+        native="Multiplayer",
         hint="docs/guide/multiplayer.md",
     )
     samples: int | None = _option(
@@ -376,30 +378,41 @@ def option_settings() -> tuple[Setting, ...]:
 
 
 # What the native engine reads besides the native rows: the search's own inputs,
-# resolved per game by bots/native_searcher.py's native_settings.
-NATIVE_INPUTS: Mapping[str, str] = {
-    "algorithm": "the algorithm's name (mcms where samples is set)",
-    "player": "the searching player",
-    "lower_bound": "L, from the bounds or the evaluator",
-    "upper_bound": "U, likewise",
-    "key_kind": "how states are keyed: digest, scheme, python_state or callback",
-    "key_text": "callback keys: a position's table key text, else none",
-    "sampling_text": "callback keys: a position's MCMS seed text, else none",
-    "use_undo": "search in place by ApplyAction and UndoAction (C++ states only)",
-    "probcut_reduction": "ChanceProbCut's R; 0 without ChanceProbCut",
-    "probcut_t": "ChanceProbCut's confidence t",
-    "probcut_models": "ChanceProbCut's models by depth: [a, b, sigma, *mover]",
-    "samples": "MCMS's draws per chance node; 0 without sampling",
-    "maxn_bounds": "max^n: [L, U] on every component of a leaf's value vector",
-    "maxn_sum": "max^n: [S, tolerance, offset] of a constant-sum game's shallow pruning; "
-    "[] without it",
-    "sampling_seed": "MCMS's seed",
+# resolved per game by bots/native_searcher.py's native_settings, as (C++ type, meaning).
+NATIVE_INPUTS: Mapping[str, tuple[str, str]] = {
+    "algorithm": ("std::string", "the algorithm's name (mcms where samples is set)"),
+    "player": ("int", "the searching player"),
+    "lower_bound": ("double", "L, from the bounds or the evaluator"),
+    "upper_bound": ("double", "U, likewise"),
+    "key_kind": ("KeyKind", "how states are keyed: digest, scheme, python_state or callback"),
+    "key_text": ("TextFunction", "callback keys: a position's table key text, else none"),
+    "sampling_text": ("TextFunction", "callback keys: a position's MCMS seed text, else none"),
+    "use_undo": ("bool", "search in place by ApplyAction and UndoAction (C++ states only)"),
+    "probcut_reduction": ("int", "ChanceProbCut's R; 0 without ChanceProbCut"),
+    "probcut_t": ("double", "ChanceProbCut's confidence t"),
+    "probcut_models": ("ProbCutModels", "ChanceProbCut's models by depth: [a, b, sigma, *mover]"),
+    "samples": ("int", "MCMS's draws per chance node; 0 without sampling"),
+    "maxn_bounds": (
+        "std::vector<double>",
+        "max^n: [L, U] on every component of a leaf's value vector",
+    ),
+    "maxn_sum": (
+        "std::vector<double>",
+        "max^n: [S, tolerance, offset] of a constant-sum game's shallow pruning; [] without it",
+    ),
+    "sampling_seed": ("std::uint64_t", "MCMS's seed"),
 }
+
+
+def native_setting_types() -> tuple[tuple[str, str, str], ...]:
+    """(name, C++ type, meaning) of every setting the native engine reads, in its order."""
+    rows = tuple((row.name, row.native, row.meaning) for row in option_settings() if row.native)
+    return rows + tuple((name, kind, meaning) for name, (kind, meaning) in NATIVE_INPUTS.items())
 
 
 def native_setting_names() -> tuple[str, ...]:
     """Every name in the settings dict of ``bots._native.Searcher``."""
-    return tuple(row.name for row in option_settings() if row.native) + tuple(NATIVE_INPUTS)
+    return tuple(name for name, _, _ in native_setting_types())
 
 
 # ChanceProbCut's t where no per-game default sets one: where it was measured on a

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GENERIC = [
     "bots/native/search.cc",
     "bots/native/search.h",
+    "bots/native/search_settings.h",
     "bots/native/keys.cc",
     "bots/native/keys.h",
     "bots/native/table.h",
@@ -41,6 +42,7 @@ GENERIC = [
     # The options and their docs, and the shared machinery of the native fast paths.
     "bots/options.py",
     "bots/settings_docs.py",
+    "bots/native_header.py",
     "bots/native/fast_moves.h",
     "bots/native/field_undo.h",
     "bots/native/field_undo.cc",

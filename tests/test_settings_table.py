@@ -6,6 +6,7 @@ must follow them, and an option's name must stay in few files of bots/.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pyspiel
 import pytest
 
 import bots
-from bots import native_engine, settings_docs
+from bots import native_engine, native_header, settings_docs
 from bots.counters import COUNTERS, MCMS_STAT_KEYS, STAT_KEYS
 from bots.native_searcher import make_searcher, native_settings
 from bots.options import (
@@ -23,6 +24,7 @@ from bots.options import (
     accepted,
     bot_settings,
     native_setting_names,
+    native_setting_types,
     option_settings,
 )
 
@@ -38,6 +40,26 @@ def _native():
 
 def test_the_native_engine_reads_the_settings_the_table_sends():
     assert sorted(_native().setting_names()) == sorted(native_setting_names())
+
+
+def test_the_native_settings_header_is_generated_from_the_table(tmp_path):
+    assert native_header.is_current(), "run: python -m bots.native_header"
+    text = native_header.render()
+    for name, kind, _ in native_setting_types():
+        assert f"X({kind}, {name})" in text
+    stale = tmp_path / "search_settings.h"
+    stale.write_text(text.replace("X(bool, reachable_probes)", "X(int, reachable_probes)"))
+    assert not native_header.is_current(stale)
+
+
+def test_every_native_row_names_its_cpp_type():
+    types = {kind for _, kind, _ in native_setting_types()}
+    assert all(types) and "True" not in types
+    header = (ROOT / "bots/native/search.h").read_text()
+    for kind in types - {"bool", "int", "double", "std::string", "std::int64_t", "std::uint64_t"}:
+        assert kind.startswith("std::vector") or re.search(
+            rf"\b(enum class|using) {kind}\b", header
+        )
 
 
 def test_the_native_engine_counts_the_counters_of_the_table_in_order():

@@ -24,6 +24,7 @@
 #include "bots/native/fast_moves.h"
 #include "bots/native/field_undo.h"
 #include "bots/native/keys.h"
+#include "bots/native/search_settings.h"
 #include "bots/native/table.h"
 #include "open_spiel/spiel.h"
 
@@ -52,56 +53,23 @@ inline constexpr const char* kProbingNames[] = {"cyclic", "sequential"};
 enum class Multiplayer { kParanoid, kMaxn };
 inline constexpr const char* kMultiplayerNames[] = {"paranoid", "maxn"};
 
-// What the engine is told. bots/options.py declares each setting, its default and its
-// meaning; bots._native.Searcher reads every member from Python's settings and refuses a
-// missing one, so the members here are value-initialised, never defaulted a second time.
+// A Python game's position as text (the callback key kind's key and MCMS seed).
+using TextFunction = std::function<std::string(const open_spiel::State&)>;
+// ChanceProbCut's models by depth.
+using ProbCutModels = std::map<int, ProbCutModel>;
+
+// What the engine is told: one member per row of search_settings.h, which is generated
+// from bots/options.py's table (each setting's name, C++ type, default and meaning).
+// bots._native.Searcher reads every member from Python's settings and refuses a missing
+// one, so the members are value-initialised here, never defaulted a second time.
 struct SearchOptions {
-  std::string algorithm;  // expectiminimax, star1, star2, chanceprobcut, mcms
-  int player{};
-  double lower_bound{};  // L and U, from the searching player's view
-  double upper_bound{};
-  std::int64_t tt_size{};
-  bool move_ordering{};
-  int probing_factor{};
-  Probing probing{};
-  bool reachable_probes{};
-  bool deeper_cutoffs{};
-  bool reuse_probes{};
-  int history_min_depth{};
-  bool static_ordering{};
-  KeyKind key_kind{};
-  // kCallback: text equal for two states exactly when their positions are (the
-  // table key), and canonical_text of the position (MCMS's sampling seed).
-  std::function<std::string(const open_spiel::State&)> key_text;
-  std::function<std::string(const open_spiel::State&)> sampling_text;
-  // Search in place with ApplyAction/UndoAction where the game supports it
-  // (false: clone every child, as OpenSpiel's own searches do).
-  bool use_undo{};
-  // ChanceProbCut.
-  int probcut_reduction{};  // 0: none
-  double probcut_t{};
-  std::map<int, ProbCutModel> probcut_models;
-  // MCMS.
-  int samples{};  // 0: no sampling
-  std::uint64_t sampling_seed{};
-  // max^n (bots/maxn.py): [L, U] on every component, and [S, tolerance, offset] of a
-  // constant-sum game's shallow pruning ([] without it).
-  Multiplayer multiplayer{};
-  std::vector<double> maxn_bounds;
-  std::vector<double> maxn_sum;
+#define STARSPIEL_DECLARE_SETTING(type, name) type name{};
+  STARSPIEL_SEARCH_SETTINGS(STARSPIEL_DECLARE_SETTING)
+#undef STARSPIEL_DECLARE_SETTING
 };
 
-// Every SearchOptions member, by the name bots._native.Searcher's settings dict gives it:
-// bots/options.py's native rows and NATIVE_INPUTS (tests/test_settings_table.py checks).
-// clang-format off
-#define STARSPIEL_SEARCH_SETTINGS(X)                                                  \
-  X(algorithm) X(player) X(lower_bound) X(upper_bound) X(tt_size) X(move_ordering)    \
-  X(probing_factor) X(probing) X(reachable_probes) X(deeper_cutoffs) X(reuse_probes)  \
-  X(history_min_depth) X(static_ordering) X(key_kind) X(key_text) X(sampling_text)    \
-  X(use_undo) X(probcut_reduction) X(probcut_t) X(probcut_models) X(samples)          \
-  X(sampling_seed) X(multiplayer) X(maxn_bounds) X(maxn_sum)
-
 // The counters, as bots/counters.py declares and documents them (same names, same order).
+// clang-format off
 #define STARSPIEL_SEARCH_COUNTERS(X)                                                  \
   X(nodes) X(leaves) X(evaluations) X(probe_nodes) X(tt_hits) X(cutoffs_alpha_beta)   \
   X(cutoffs_star1) X(cutoffs_star2_probe) X(cutoffs_probcut) X(probcut_nodes)         \

@@ -91,8 +91,7 @@ void ReadSetting(const py::handle& value, Multiplayer* member) {
 
 // A Python function of a state (none: no function). A Python game's state is a
 // Python object: the cast finds it, no copy.
-void ReadSetting(const py::handle& value,
-                 std::function<std::string(const open_spiel::State&)>* member) {
+void ReadSetting(const py::handle& value, TextFunction* member) {
   if (value.is_none()) return;
   auto function = py::reinterpret_borrow<py::object>(value);
   *member = [function](const open_spiel::State& state) {
@@ -101,7 +100,7 @@ void ReadSetting(const py::handle& value,
 }
 
 // ChanceProbCut's models by depth: [a, b, sigma] or [a, b, sigma, mover a, b, sigma].
-void ReadSetting(const py::handle& value, std::map<int, ProbCutModel>* member) {
+void ReadSetting(const py::handle& value, ProbCutModels* member) {
   for (auto item : value.cast<py::dict>()) {
     const auto fields = item.second.cast<std::vector<double>>();
     ProbCutModel model;
@@ -119,7 +118,7 @@ void ReadSetting(const py::handle& value, std::map<int, ProbCutModel>* member) {
 }
 
 std::vector<std::string> SettingNames() {
-#define STARSPIEL_SETTING_NAME(name) #name,
+#define STARSPIEL_SETTING_NAME(type, name) #name,
   return {STARSPIEL_SEARCH_SETTINGS(STARSPIEL_SETTING_NAME)};
 #undef STARSPIEL_SETTING_NAME
 }
@@ -140,7 +139,7 @@ SearchOptions ReadOptions(const py::dict& settings) {
     }
   }
   SearchOptions o;
-#define STARSPIEL_READ_SETTING(name)                               \
+#define STARSPIEL_READ_SETTING(type, name)                         \
   if (!settings.contains(#name)) {                                 \
     throw py::value_error("the native settings lack '" #name "'"); \
   }                                                                \
