@@ -9,9 +9,9 @@ bot's). Everything else derives from them: the checks and their messages
 (``Setting.check``), the names each bot accepts (``accepted``), the bots'
 per-game defaults (``GAME_DEFAULTS``, from the games' adapters in bots/adapters/,
 which this module names none of), the settings the native engine receives
-(``SearchOptions.native_settings`` and ``NATIVE_INPUTS``, compared with the C++
-list by tests/test_settings_table.py) and the parameter tables of
-docs/guide/bots.md (``python -m bots.settings_docs``).
+(``SearchOptions.native_settings`` and ``NATIVE_INPUTS``), the C++ engine's list of
+them with their types (bots/native/search_settings.h, ``python -m bots.native_header``)
+and the parameter tables of docs/guide/bots.md (``python -m bots.settings_docs``).
 
 ``SearchOptions`` is frozen and checks itself when built, so a bad value is
 refused with the option's name, what was given and what is accepted, whichever
