@@ -385,9 +385,16 @@ NATIVE_INPUTS: Mapping[str, tuple[str, str]] = {
     "lower_bound": ("double", "L, from the bounds or the evaluator"),
     "upper_bound": ("double", "U, likewise"),
     "key_kind": ("KeyKind", "how states are keyed: digest, scheme, python_state or callback"),
-    "key_text": ("TextFunction", "callback keys: a position's table key text, else none"),
+    "key_text": (
+        "TextFunction",
+        "callback keys: a position's table key text (equal exactly when positions are), else none",
+    ),
     "sampling_text": ("TextFunction", "callback keys: a position's MCMS seed text, else none"),
-    "use_undo": ("bool", "search in place by ApplyAction and UndoAction (C++ states only)"),
+    "use_undo": (
+        "bool",
+        "search in place by ApplyAction and UndoAction (C++ states only); false clones every "
+        "child, as OpenSpiel's own searches do",
+    ),
     "probcut_reduction": ("int", "ChanceProbCut's R; 0 without ChanceProbCut"),
     "probcut_t": ("double", "ChanceProbCut's confidence t"),
     "probcut_models": ("ProbCutModels", "ChanceProbCut's models by depth: [a, b, sigma, *mover]"),
