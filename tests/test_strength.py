@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import lzma
 import math
 import re
 from pathlib import Path
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from experiments.common.runner import RunnerOptions
-from experiments.strength import plan, plot, power, report
+from experiments.strength import plan, plot, power, report, study
+from experiments.strength.checkpoint import CHECKPOINT_FILE
 from experiments.strength.study import (
     RESULT_FILE,
     SESSIONS_FILE,
@@ -138,6 +140,40 @@ def test_a_tiny_study_runs_resumes_and_reports(tmp_path, capsys):
     ]
     assert len((out / SESSIONS_FILE).read_text().splitlines()) == 2
     assert again["games"] == 10 and again["score"] == result["score"]
+
+
+def test_an_interrupted_study_carries_its_games_to_a_fresh_clone(tmp_path, monkeypatch, capsys):
+    tiny = _tiny_study("expectiminimax(max_depth=1)")
+    out = tmp_path / "tiny"
+    play = study.run_tournament
+    calls = []
+
+    def stopped_after_the_first_look(*args: object, **kwargs: object) -> None:
+        calls.append(kwargs["limit"])
+        if len(calls) > 1:
+            raise KeyboardInterrupt  # Ctrl-C during the second look
+        play(*args, **kwargs)
+
+    monkeypatch.setattr(study, "run_tournament", stopped_after_the_first_look)
+    with pytest.raises(KeyboardInterrupt):
+        run_study(tiny, out, RunnerOptions(workers=1, task_timeout=120))
+    first_look = power.look_games(tiny.games, 1)
+    assert calls[0] == first_look < tiny.games
+    played = (out / RECORDS_FILE).read_text()
+    assert len(played.splitlines()) == first_look and not (out / RESULT_FILE).exists()
+    assert lzma.decompress((out / CHECKPOINT_FILE).read_bytes()).decode() == played
+
+    (out / RECORDS_FILE).unlink()  # a fresh clone: the games file is not committed
+    assert report.load_result(tmp_path, tiny)["games"] == first_look
+    assert not (out / RECORDS_FILE).exists()  # reporting reads the checkpoint in place
+    monkeypatch.setattr(study, "run_tournament", play)
+    capsys.readouterr()
+    result = run_study(tiny, out, RunnerOptions(workers=1, task_timeout=120))
+    assert re.findall(r"(\d+) of \d+ games already played", capsys.readouterr().out)[0] == str(
+        first_look
+    )
+    assert result["games"] == tiny.games and (out / RECORDS_FILE).read_text().startswith(played)
+    assert not (out / CHECKPOINT_FILE).exists()  # settled: its games need not travel
 
 
 def test_overview_cells_are_short_verdicts_with_scores():

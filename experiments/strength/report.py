@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.common.tables import markdown_table
+from experiments.strength.checkpoint import CHECKPOINT_FILE
 from experiments.strength.plan import BASE_TIME, GAMES, LEAD_TIMES, QUESTIONS, Study, studies
 from experiments.strength.study import RESULT_FILE, study_result
 from experiments.tournament import RECORDS_FILE
@@ -32,7 +33,7 @@ def load_result(out: Path, study: Study, settled: bool = False) -> dict[str, Any
     folder = out / study.name
     if (folder / RESULT_FILE).exists():
         return json.loads((folder / RESULT_FILE).read_text())
-    if not settled and (folder / RECORDS_FILE).exists():
+    if not settled and any((folder / f).exists() for f in (RECORDS_FILE, CHECKPOINT_FILE)):
         return study_result(study, folder)
     return None
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from experiments.common.runner import RunnerOptions
-from experiments.strength import power
+from experiments.strength import checkpoint, power
 from experiments.strength.plan import Study
-from experiments.tournament import RECORDS_FILE, run_tournament
+from experiments.tournament import run_tournament
 from experiments.tournament.stats import Z95, pair_interval, pairing_stats
 
 SESSIONS_FILE = "sessions.jsonl"
@@ -61,6 +61,7 @@ def run_study(study: Study, out: Path, options: RunnerOptions) -> dict[str, Any]
     keeps its fixed design and plays every planned game.
     """
     out.mkdir(parents=True, exist_ok=True)
+    checkpoint.restore(out)
     sessions = _lines(out / SESSIONS_FILE)
     design = _design(sessions) if sessions else SEQUENTIAL
     session = {
@@ -92,6 +93,7 @@ def run_study(study: Study, out: Path, options: RunnerOptions) -> dict[str, Any]
         session["load_after"] = list(os.getloadavg())
         with open(out / SESSIONS_FILE, "a") as f:
             f.write(json.dumps(session) + "\n")
+        checkpoint.save(out, settled=_settled(study, design, _records(out)))
     result = study_result(study, out)
     (out / RESULT_FILE).write_text(json.dumps(result, indent=1) + "\n")
     return result
@@ -127,13 +129,21 @@ def _design(sessions: list[dict[str, Any]]) -> str:
 
 
 def _records(out: Path) -> list[dict[str, Any]]:
-    return [r for r in _lines(out / RECORDS_FILE) if r.get("bots") is not None]
+    lines = checkpoint.games_text(out).splitlines()
+    return [r for r in map(json.loads, filter(str.strip, lines)) if r.get("bots") is not None]
 
 
 def _prefix(records: list[dict[str, Any]], games: int) -> list[dict[str, Any]] | None:
     """The records of the schedule's first `games` games, or None while some are unplayed."""
     mine = [r for r in records if r["game_index"] < games]
     return mine if len({r["game_index"] for r in mine}) == games else None
+
+
+def _settled(study: Study, design: str, records: list[dict[str, Any]]) -> bool:
+    """Every planned game played, or (with looks) a look's boundary crossed."""
+    if _prefix(records, study.games) is not None:
+        return True
+    return design == SEQUENTIAL and _stopped_at(study, records) is not None
 
 
 def _stopped_at(study: Study, records: list[dict[str, Any]]) -> tuple[int, dict[str, Any]] | None:
