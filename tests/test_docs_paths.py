@@ -28,7 +28,9 @@ TICKED = re.compile(r"`([^`\n]+)`")
 PATH = re.compile(
     r"^(?:bots|games|experiments|tests|docs|\.ci)/[\w./*-]*$|^(?:setup\.py|pyproject\.toml|mkdocs\.yml)$"
 )
-DOTTED = re.compile(r"^(?!.*\.(?:jsonl|json|md|csv|png|py)$)(?:bots|games|experiments)(?:\.\w+)+$")
+DOTTED = re.compile(
+    r"^(?!.*\.(?:jsonl|json|md|csv|png|py|xz)$)(?:bots|games|experiments)(?:\.\w+)+$"
+)
 SYMBOL = re.compile(r"^[A-Za-z_][\w]*(?:(?:::|\.)[A-Za-z_]\w*)*(?:\(\))?$")
 SOURCES = ("bots", "games", "experiments", "tests")
 SOURCE_SUFFIXES = {".py", ".cc", ".h", ".json"}
