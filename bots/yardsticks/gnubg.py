@@ -177,7 +177,8 @@ class GnubgProcess:
             proc.stdin.write(json.dumps(message).encode() + b"\n")
             proc.stdin.flush()
         except (BrokenPipeError, OSError) as error:
-            self._fail(f"gnubg (pid {proc.pid}) is gone: writing to it failed ({error})")
+            what = message.get("op", "?")
+            self._fail(f"gnubg (pid {proc.pid}) died before {what!r} reached it ({error})")
         answer = self._read(message.get("op", "?"))
         if "error" in answer:
             raise GnubgError(f"gnubg refused the request {message.get('op')!r}: {answer['error']}")
