@@ -173,15 +173,15 @@ class GnubgProcess:
         """Sends one request and returns its answer; GnubgError if gnubg fails."""
         proc = self._proc if self._proc is not None else self._start()
         assert proc.stdin is not None
+        what = message.get("op", "?")
         try:
             proc.stdin.write(json.dumps(message).encode() + b"\n")
             proc.stdin.flush()
         except (BrokenPipeError, OSError) as error:
-            what = message.get("op", "?")
             self._fail(f"gnubg (pid {proc.pid}) died before {what!r} reached it ({error})")
-        answer = self._read(message.get("op", "?"))
+        answer = self._read(what)
         if "error" in answer:
-            raise GnubgError(f"gnubg refused the request {message.get('op')!r}: {answer['error']}")
+            raise GnubgError(f"gnubg refused the request {what!r}: {answer['error']}")
         return answer
 
     def _read(self, what: str) -> dict[str, Any]:

@@ -18,16 +18,15 @@ from experiments.tournament import RECORDS_FILE
 CHECKPOINT_FILE = RECORDS_FILE + ".xz"
 
 
-def restore(out: Path) -> bool:
-    """Unpacks the checkpoint when the folder has no games file; True if it did."""
+def restore(out: Path) -> None:
+    """Unpacks the checkpoint when the folder has no games file."""
     games, packed = out / RECORDS_FILE, out / CHECKPOINT_FILE
     if games.exists() or not packed.exists():
-        return False
+        return
     partial = games.with_name(games.name + ".unpacking")
     with lzma.open(packed, "rb") as source, open(partial, "wb") as target:
         shutil.copyfileobj(source, target)
     os.replace(partial, games)
-    return True
 
 
 def games_text(out: Path) -> str:
